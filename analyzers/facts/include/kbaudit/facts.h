@@ -1,0 +1,28 @@
+#pragma once
+
+// Everything the front ends know about one solution: the contract rules read.
+
+#include "kbaudit/embed/embedded_source.h"
+#include "kbaudit/python/facts.h"
+#include "kbaudit/source/source_file.h"
+
+#include <filesystem>
+#include <vector>
+
+namespace kbaudit {
+
+struct Facts {
+  SourceFile source;
+  py::PythonFacts python;
+  embed::EmbedFacts embedded;
+
+  /// Diagnostics of every front end, in pipeline order.
+  std::vector<Diagnostic> diagnostics() const;
+};
+
+/// Runs the front ends over a solution file; sidecars are looked up next to it.
+Facts analyzeSolution(const std::filesystem::path &solution);
+/// Runs the front ends over an already loaded source (fixtures, fuzzing).
+Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir = {});
+
+} // namespace kbaudit

@@ -1,0 +1,225 @@
+#pragma once
+
+// The Python facts: what the tree-sitter front end extracts from a solution.py.
+// Plain structs, no parser types: rules and the embed analyzer read these and never
+// re-parse text. Every fact carries its 1-indexed line range in solution.py.
+//
+// Naming: `function` fields hold the enclosing def's qualified name ("ModelNew.forward",
+// "_build", "" at module level). `resolved` fields hold the dotted name after alias
+// resolution through imports ("F.linear" -> "torch.nn.functional.linear"); a name that
+// is not imported stays as written ("x.half" -> "x.half").
+
+#include "kbaudit/source/diagnostic.h"
+#include "kbaudit/source/line_range.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbaudit::py {
+
+/// A string value after constant folding (literal concatenation, implicit concatenation,
+/// names bound to string literals, `%`/`.format`/f-strings where every part is static,
+/// `"".join([...])` of static parts, `.replace` with static arguments).
+struct StringValue {
+  std::string value;
+  /// lineOrigins[i] is the solution.py line where line i (0-indexed) of `value` starts.
+  /// Exact for triple-quoted literals; a "\n" escape inside a one-line literal maps the
+  /// following value line to the same source line. Same length as the number of lines
+  /// in `value` (a trailing newline does not open a new line).
+  std::vector<unsigned> lineOrigins;
+  /// False when some part could not be folded (a runtime value interpolated, an unknown
+  /// call); the unknown parts are left out of `value`.
+  bool complete = true;
+};
+
+enum class ExprKind {
+  String, Number, Bool, None, Name, Attribute, Call, List, Tuple, Set, Dict, Subscript,
+  BinaryOp, UnaryOp, Comparison, BoolOp, Conditional, Lambda, Other
+};
+
+/// A summary of one expression, enough for rules to ask "what is this argument".
+struct Expr {
+  ExprKind kind = ExprKind::Other;
+  std::string text;       ///< source text as written (truncated to 512 bytes)
+  std::string resolved;   ///< dotted name for Name/Attribute; callee for Call
+  std::optional<StringValue> string; ///< when it folds to a string
+  std::optional<double> number;      ///< when it folds to a number
+  /// Items of a List/Tuple/Set literal, or of the list/tuple a Name is bound to.
+  std::vector<Expr> elements;
+  LineRange lines;
+};
+
+struct Import {
+  std::string boundName; ///< the local name: "F", "torch", "load_inline"
+  std::string target;    ///< what it names: "torch.nn.functional", "torch.utils.cpp_extension.load_inline"
+  bool fromImport = false;
+  std::string function;  ///< "" for module-level imports
+  LineRange lines;
+};
+
+struct Argument {
+  std::string keyword; ///< empty for positional arguments; "*" / "**" for unpacking
+  Expr value;
+};
+
+struct Call {
+  std::string callee;   ///< as written: "F.linear", "self.ext.gemm", "x.half", "kernel[grid]"
+  std::string resolved; ///< alias-resolved: "torch.nn.functional.linear"
+  std::string method;   ///< last attribute segment ("linear", "half"), or the bare name
+  std::string receiver; ///< text before the last '.', if any ("x", "self.ext")
+  /// For Triton-style launches `kernel[grid](...)`: the subscripted callee ("kernel").
+  std::string launchedKernel;
+  std::vector<Argument> args;
+  std::string function;
+  LineRange lines;
+
+  const Argument *keywordArg(std::string_view kw) const {
+    for (const auto &a : args)
+      if (a.keyword == kw)
+        return &a;
+    return nullptr;
+  }
+  const Argument *positionalArg(unsigned index) const {
+    unsigned i = 0;
+    for (const auto &a : args)
+      if (a.keyword.empty() && i++ == index)
+        return &a;
+    return nullptr;
+  }
+};
+
+/// An assignment or augmented assignment, one entry per target (tuple targets unpacked),
+/// plus `setattr(obj, "name", value)` and `global`-rebinding in functions.
+struct Assignment {
+  enum class TargetKind {
+    Name,            ///< x = ...
+    ModuleAttribute, ///< torch.backends.cudnn.allow_tf32 = ... (receiver resolves to an import)
+    SelfAttribute,   ///< self.cache = ...
+    Attribute,       ///< other.attr = ...
+    Subscript,       ///< d[k] = ...
+    Other
+  };
+  TargetKind kind = TargetKind::Other;
+  std::string target;   ///< as written
+  std::string resolved; ///< alias-resolved dotted target
+  std::string op;       ///< "=", "+=", ..., "setattr"
+  Expr value;
+  std::string function;
+  LineRange lines;
+};
+
+struct Decorator {
+  std::string text;     ///< as written, without '@'
+  std::string resolved; ///< resolved callee/name: "triton.jit", "triton.autotune"
+  LineRange lines;
+};
+
+struct Function {
+  std::string name;
+  std::string qualname;  ///< "ModelNew.forward", "outer.inner"
+  std::string className; ///< enclosing class, "" for free functions
+  std::vector<std::string> params;
+  std::vector<Decorator> decorators;
+  LineRange lines;       ///< whole def including decorators
+};
+
+struct Class {
+  std::string name;
+  std::vector<std::string> bases; ///< resolved ("torch.nn.Module")
+  std::vector<Decorator> decorators;
+  std::vector<std::string> methods;
+  LineRange lines;
+};
+
+/// `self.<attribute>` read or written inside a method.
+struct SelfAccess {
+  std::string attribute;
+  bool write = false;
+  std::string function;
+  LineRange lines;
+};
+
+/// What a condition tests, for rules that care about data-dependent dispatch.
+enum class ConditionTag {
+  Shape,         ///< .shape / .size() / .numel() / len() / .dim()
+  Magnitude,     ///< .abs() / .max() / .amax() / .norm() / .mean() / isnan / isinf / .item()
+  Identity,      ///< `is` / `is not` between objects, id()
+  Pointer,       ///< .data_ptr()
+  Version,       ///< ._version
+  CallCounter,   ///< a self attribute or global that the function also increments
+  CallerFrame,   ///< inspect / sys._getframe / traceback / __main__ / sys.argv
+  Environment,   ///< os.environ / os.getenv
+  Device,        ///< .is_cuda / .device / torch.cuda.is_available / get_device_capability
+  Dtype,         ///< .dtype
+  Attribute,     ///< reads a self attribute (cached state)
+};
+
+struct Branch {
+  std::string kind;      ///< "if", "elif", "while", "conditional", "assert", "match"
+  std::string condition; ///< source text of the test
+  std::vector<ConditionTag> tags;
+  std::vector<std::string> calls; ///< resolved callees inside the test
+  std::vector<std::string> names; ///< dotted names read in the test
+  std::string function;
+  LineRange lines;       ///< the test itself
+  LineRange body;        ///< the whole statement including branches
+};
+
+/// Identity and pointer comparisons anywhere (`is`, `id(x) ==`, `.data_ptr() ==`, `._version`).
+struct IdentityCheck {
+  std::string kind; ///< "is", "id", "data_ptr", "version"
+  std::string text;
+  std::string function;
+  LineRange lines;
+};
+
+struct TryHandler {
+  std::vector<std::string> exceptionTypes; ///< resolved; empty for a bare `except:`
+  std::vector<std::string> handlerCalls;   ///< resolved callees inside the handler body
+  bool reraises = false;
+  bool returns = false;
+  std::string function;
+  LineRange tryLines;
+  LineRange handlerLines;
+};
+
+/// A use of a name that resolves through an import ("os.environ", "sys.argv",
+/// "inspect.stack", "torch.backends.cuda.matmul"), read or called.
+struct NameRef {
+  std::string text;
+  std::string resolved;
+  std::string function;
+  LineRange lines;
+};
+
+/// Every string constant expression (after folding) with where it appears.
+struct StringConstant {
+  StringValue value;
+  bool docstring = false;
+  std::string function;
+  LineRange lines;
+};
+
+struct PythonFacts {
+  std::vector<Import> imports;
+  std::vector<Call> calls;
+  std::vector<Assignment> assignments;
+  std::vector<Function> functions;
+  std::vector<Class> classes;
+  std::vector<SelfAccess> selfAccesses;
+  std::vector<Branch> branches;
+  std::vector<IdentityCheck> identityChecks;
+  std::vector<TryHandler> tryHandlers;
+  std::vector<NameRef> nameRefs;
+  std::vector<StringConstant> strings;
+  std::vector<Diagnostic> diagnostics;
+
+  /// Resolves a dotted name as written at module scope through the imports
+  /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.
+  std::string resolve(std::string_view dotted) const;
+  const Function *findFunction(std::string_view qualname) const;
+  const Class *findClass(std::string_view name) const;
+};
+
+} // namespace kbaudit::py

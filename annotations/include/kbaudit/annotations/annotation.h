@@ -1,0 +1,59 @@
+#pragma once
+
+// One audited run in the KernelBench-Hard annotation schema (../shared/docs/annotation-schema.md),
+// followed by kbaudit's own machine-readable block.
+
+#include "kbaudit/rules/finding.h"
+#include "kbaudit/source/diagnostic.h"
+#include "kbaudit/source/line_range.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbaudit::annotations {
+
+struct Quote {
+  std::string file = "solution.py";
+  LineRange lines;
+  std::string label;
+  /// The quoted lines verbatim, each ending in '\n'.
+  std::string text;
+};
+
+/// A line of the `kbaudit:` block about the embedded sources found.
+struct EmbeddedSourceInfo {
+  std::string origin;   ///< "load_inline cuda_sources", ...
+  std::string language; ///< "cpp" / "cuda"
+  LineRange lines;      ///< solution.py lines the source spans
+  unsigned lineCount = 0;
+  bool complete = true;
+};
+
+struct KbauditBlock {
+  std::string version;
+  std::string contentSha256;
+  std::string problemDir;       ///< "" when no problem context was used
+  std::string problemPrecision; ///< "" when unknown
+  std::vector<rules::Finding> findings;
+  std::vector<rules::SkippedRule> skipped;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<EmbeddedSourceInfo> embeddedSources;
+};
+
+struct Annotation {
+  // Schema fields, written in this order.
+  std::string runId;
+  std::string model;
+  std::string harness;
+  std::string effort;
+  std::string problem;
+  std::optional<double> peakFraction;
+  std::string verdict; ///< clean | rubric_leak | reward_hack | interesting | bug
+  std::string summary;
+  std::vector<Quote> quotes;
+  std::string implication; ///< empty only when clean
+  KbauditBlock kbaudit;
+};
+
+} // namespace kbaudit::annotations

@@ -1,0 +1,87 @@
+#include "kbaudit/problems/problem_context.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace kbaudit::problems {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void warn(ProblemContext &ctx, std::string code, std::string message) {
+  ctx.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, std::move(code),
+                                       std::move(message), "problem.yaml", {}});
+}
+
+std::string scalar(const YAML::Node &node, const char *key) {
+  const YAML::Node v = node[key];
+  return v && v.IsScalar() ? v.as<std::string>() : std::string();
+}
+
+} // namespace
+
+ProblemContext loadProblem(const fs::path &dir) {
+  ProblemContext ctx;
+  ctx.dir = dir;
+  ctx.name = dir.filename().string();
+  const fs::path yamlPath = dir / "problem.yaml";
+  std::error_code ec;
+  if (!fs::is_regular_file(yamlPath, ec)) {
+    warn(ctx, "problem-missing", "no problem.yaml in " + dir.string());
+    return ctx;
+  }
+  try {
+    const YAML::Node root = YAML::LoadFile(yamlPath.string());
+    if (!root.IsMap()) {
+      warn(ctx, "problem-malformed", yamlPath.string() + " is not a mapping");
+      return ctx;
+    }
+    if (auto n = scalar(root, "name"); !n.empty())
+      ctx.name = n;
+    ctx.displayName = scalar(root, "display_name");
+    ctx.precision = scalar(root, "precision");
+    ctx.regime = scalar(root, "regime");
+    if (const YAML::Node tol = root["tolerance"]; tol && tol.IsMap())
+      for (const auto &kv : tol)
+        if (kv.second.IsScalar())
+          ctx.tolerance[kv.first.as<std::string>()] = kv.second.as<double>(0.0);
+    if (const YAML::Node forb = root["forbidden"]; forb && forb.IsSequence())
+      for (const auto &item : forb)
+        if (item.IsScalar())
+          ctx.forbidden.push_back(item.as<std::string>());
+  } catch (const YAML::Exception &e) {
+    warn(ctx, "problem-malformed", yamlPath.string() + ": " + e.what());
+  }
+  return ctx;
+}
+
+std::optional<fs::path> findProblemDir(const fs::path &root, const std::string &problem,
+                                       const std::string &bench, const std::string &gpu) {
+  std::error_code ec;
+  if (problem.empty() || !fs::is_directory(root, ec))
+    return std::nullopt;
+  if (fs::is_directory(root / problem, ec))
+    return root / problem;
+  if (!bench.empty() && !gpu.empty() && fs::is_directory(root / bench / gpu / problem, ec))
+    return root / bench / gpu / problem;
+  // Otherwise the first match in sorted order, so the choice is deterministic.
+  std::vector<fs::path> hits;
+  for (fs::recursive_directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec)) {
+    if (it.depth() > 2) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_directory(ec) && it->path().filename() == problem &&
+        (bench.empty() || it->path().string().find("/" + bench + "/") != std::string::npos))
+      hits.push_back(it->path());
+  }
+  if (hits.empty())
+    return std::nullopt;
+  std::sort(hits.begin(), hits.end());
+  return hits.front();
+}
+
+} // namespace kbaudit::problems

@@ -1,0 +1,16 @@
+#include "kbaudit/rules/check.h"
+
+#include "all_checks.h"
+
+namespace kbaudit::rules {
+
+// Explicit list rather than static self-registration: a static library drops unreferenced
+// registration objects, and a list is greppable. A test asserts it matches the YAML set.
+std::vector<std::unique_ptr<Check>> makeAllChecks() {
+  std::vector<std::unique_ptr<Check>> checks;
+  checks.push_back(makePrec002());
+  checks.push_back(makeWrap001());
+  return checks;
+}
+
+} // namespace kbaudit::rules

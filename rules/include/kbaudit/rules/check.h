@@ -1,0 +1,50 @@
+#pragma once
+
+// The interface between the rule engine and one check. A check reads facts and the
+// problem context and reports findings; it never formats messages itself (the template
+// is in the rule's YAML) and never includes parser headers.
+
+#include "kbaudit/facts.h"
+#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/rules/rule_meta.h"
+#include "kbaudit/source/line_range.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbaudit::rules {
+
+struct CheckContext {
+  const Facts &facts;
+  /// nullptr when the run's problem is unknown.
+  const problems::ProblemContext *problem = nullptr;
+};
+
+using MessageVars = std::map<std::string, std::string>;
+
+class FindingSink {
+public:
+  virtual ~FindingSink() = default;
+  /// Reports a finding on `lines` of solution.py. `vars` fill the message template;
+  /// `evidence` is a short factual note; `confidence` overrides the rule's default.
+  virtual void report(LineRange lines, MessageVars vars = {}, std::string evidence = {},
+                      std::optional<Confidence> confidence = std::nullopt) = 0;
+  /// The check could not run (e.g. it needs a problem and there is none).
+  virtual void skipped(std::string reason) = 0;
+};
+
+class Check {
+public:
+  virtual ~Check() = default;
+  virtual std::string_view id() const = 0;
+  virtual void run(const CheckContext &ctx, FindingSink &sink) const = 0;
+};
+
+/// One instance of every implemented check (rules/checks/registry.cpp).
+std::vector<std::unique_ptr<Check>> makeAllChecks();
+
+} // namespace kbaudit::rules

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "kbaudit/rules/rule_meta.h"
+#include "kbaudit/source/line_range.h"
+
+#include <string>
+#include <vector>
+
+namespace kbaudit::rules {
+
+struct Finding {
+  std::string rule;     ///< "WRAP001"
+  std::string name;     ///< "no-authored-kernel"
+  std::string category; ///< "WRAP"
+  VerdictClass verdict = VerdictClass::Review;
+  Confidence confidence = Confidence::Medium;
+  std::string message;  ///< the rendered template
+  std::string evidence;
+  std::string file = "solution.py";
+  LineRange lines;
+};
+
+struct SkippedRule {
+  std::string rule;
+  std::string reason;
+};
+
+struct RuleResults {
+  std::vector<Finding> findings; ///< sorted by line, then rule
+  std::vector<SkippedRule> skipped;
+};
+
+} // namespace kbaudit::rules

@@ -1,0 +1,54 @@
+#pragma once
+
+// Rule metadata, loaded from rules/<CATEGORY>/<ID>.yaml (compiled into the binary).
+// Messages, summaries and implications live in the YAML, never in C++.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbaudit::rules {
+
+enum class VerdictClass { RewardHack, RubricLeak, Review };
+enum class Confidence { Low, Medium, High };
+
+const char *verdictClassName(VerdictClass v); ///< "reward_hack", "rubric_leak", "review"
+const char *confidenceName(Confidence c);     ///< "low", "medium", "high"
+
+/// A fixture file shipped with a rule, shown on its doc page.
+struct RuleExample {
+  std::string file; ///< "bad_torch_wrapper.py"
+  std::string text;
+  bool bad = false;
+};
+
+struct RuleMeta {
+  std::string id;       ///< "WRAP001"
+  std::string name;     ///< "no-authored-kernel"
+  std::string category; ///< "WRAP"
+  VerdictClass verdict = VerdictClass::Review;
+  Confidence confidence = Confidence::Medium;
+  /// Finding message with `{placeholder}`s the check fills in.
+  std::string message;
+  /// One sentence for the annotation summary, in plain language.
+  std::string summary;
+  /// What the finding means for how the score should be read.
+  std::string implication;
+  std::string rationale;
+  std::vector<std::string> references;
+  std::vector<std::string> needs; ///< python, cxx, triton, problem, runtime
+  std::vector<RuleExample> examples;
+};
+
+/// Every rule's metadata, sorted by id. Parsed once from the embedded YAML.
+const std::vector<RuleMeta> &catalogue();
+/// nullptr when unknown.
+const RuleMeta *findRule(std::string_view id);
+
+/// Parses one metadata document; throws std::runtime_error naming the missing field.
+RuleMeta parseRuleMeta(std::string_view yaml);
+
+/// The rule's doc page (docs/rules/<ID>.md): metadata, rationale and the fixtures.
+std::string renderRuleDoc(const RuleMeta &meta);
+
+} // namespace kbaudit::rules

@@ -1,0 +1,90 @@
+#include "kbaudit/rules/engine.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace kbaudit::rules {
+
+namespace {
+
+bool matches(std::string_view id, const std::vector<std::string> &patterns) {
+  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &p) {
+    return p == "ALL" || id.rfind(p, 0) == 0;
+  });
+}
+
+class CollectingSink final : public FindingSink {
+public:
+  CollectingSink(const RuleMeta &meta, RuleResults &out) : meta_(meta), out_(out) {}
+
+  void report(LineRange lines, MessageVars vars, std::string evidence,
+              std::optional<Confidence> confidence) override {
+    Finding f;
+    f.rule = meta_.id;
+    f.name = meta_.name;
+    f.category = meta_.category;
+    f.verdict = meta_.verdict;
+    f.confidence = confidence.value_or(meta_.confidence);
+    f.message = renderMessage(meta_.message, vars);
+    f.evidence = std::move(evidence);
+    f.lines = lines;
+    out_.findings.push_back(std::move(f));
+  }
+  void skipped(std::string reason) override {
+    out_.skipped.push_back(SkippedRule{meta_.id, std::move(reason)});
+  }
+
+private:
+  const RuleMeta &meta_;
+  RuleResults &out_;
+};
+
+} // namespace
+
+bool Selection::enabled(std::string_view id) const {
+  if (!select.empty() && !matches(id, select))
+    return false;
+  return !matches(id, ignore);
+}
+
+std::string renderMessage(std::string_view tmpl, const MessageVars &vars) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size();) {
+    if (tmpl[i] == '{') {
+      const std::size_t close = tmpl.find('}', i);
+      if (close != std::string_view::npos) {
+        const auto it = vars.find(std::string(tmpl.substr(i + 1, close - i - 1)));
+        if (it != vars.end()) {
+          out += it->second;
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    out += tmpl[i++];
+  }
+  return out;
+}
+
+RuleResults runRules(const CheckContext &ctx, const Selection &selection) {
+  RuleResults results;
+  if (!ctx.facts.source.analyzable())
+    return results;
+  // Checks are stateless; building them per run keeps the batch free of shared state.
+  for (const auto &check : makeAllChecks()) {
+    if (!selection.enabled(check->id()))
+      continue;
+    const RuleMeta *meta = findRule(check->id());
+    if (!meta)
+      continue; // the registry test keeps this from happening
+    CollectingSink sink(*meta, results);
+    check->run(ctx, sink);
+  }
+  std::stable_sort(results.findings.begin(), results.findings.end(),
+                   [](const Finding &a, const Finding &b) {
+                     return std::tie(a.lines.begin, a.rule) < std::tie(b.lines.begin, b.rule);
+                   });
+  return results;
+}
+
+} // namespace kbaudit::rules

@@ -1,0 +1,59 @@
+#include "kbaudit/rules/rule_meta.h"
+
+namespace kbaudit::rules {
+
+namespace {
+
+void section(std::string &out, const char *title, const std::string &body) {
+  if (body.empty())
+    return;
+  out += "## ";
+  out += title;
+  out += "\n\n";
+  out += body;
+  out += "\n\n";
+}
+
+} // namespace
+
+std::string renderRuleDoc(const RuleMeta &m) {
+  std::string out = "<!-- Generated from rules/" + m.category + "/" + m.id +
+                    ".yaml and tests/fixtures/" + m.id + "/ by `kbaudit docs`; do not edit. -->\n";
+  out += "# " + m.id + " " + m.name + "\n\n";
+  out += "| | |\n|---|---|\n";
+  out += "| category | `" + m.category + "` |\n";
+  out += "| verdict class | `" + std::string(verdictClassName(m.verdict)) + "` |\n";
+  out += "| default confidence | " + std::string(confidenceName(m.confidence)) + " |\n";
+  std::string needs;
+  for (const auto &n : m.needs)
+    needs += (needs.empty() ? "" : ", ") + n;
+  out += "| needs | " + (needs.empty() ? std::string("python") : needs) + " |\n\n";
+  section(out, "What it flags", m.summary);
+  section(out, "Why it matters", m.rationale);
+  section(out, "What it means for the score", m.implication);
+  section(out, "Message", "`" + m.message + "`");
+  if (!m.references.empty()) {
+    std::string refs;
+    for (const auto &r : m.references)
+      refs += "- " + r + "\n";
+    refs.pop_back();
+    section(out, "References", refs);
+  }
+  if (!m.examples.empty()) {
+    out += "## Examples\n\n";
+    out += "Lines marked `# expect: " + m.id + "` are the ones the rule flags; files named `good_*` "
+           "(including near-misses) must stay quiet. These are the rule's test fixtures.\n\n";
+    for (const RuleExample &ex : m.examples) {
+      out += "### " + std::string(ex.bad ? "Flagged" : "Not flagged") + ": `" + ex.file + "`\n\n";
+      out += "```python\n" + ex.text;
+      if (!ex.text.empty() && ex.text.back() != '\n')
+        out += '\n';
+      out += "```\n\n";
+    }
+  }
+  while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
+  return out;
+}
+
+} // namespace kbaudit::rules
