@@ -1,10 +1,53 @@
 #include "kbaudit/cli/cli.h"
 
+#include "commands.h"
+#include "runs.h"
+
 #include <ostream>
 
 namespace kbaudit::cli {
-int run(const std::vector<std::string> &, std::ostream &, std::ostream &err) {
-  err << "kbaudit: not yet\n";
+
+namespace {
+
+constexpr const char *kUsage = R"(usage: kbaudit <command> [options]
+
+commands:
+  check FILE|RUN_DIR [--problem DIR] [--format text|yaml|json] [--select IDS] [--ignore IDS]
+        audit one solution; exit 0 clean, 1 reward_hack/rubric_leak, 2 usage or unreadable input
+  audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet]
+        audit every run under RUNS_DIR, one <run_id>.yaml annotation each
+  rules                 list the rules
+  explain ID            print a rule's documentation
+  docs --out DIR        write every rule's doc page (docs/rules)
+  version               print the version
+
+exit codes: 0 success/clean, 1 gated verdict, 2 usage or input error, 3 internal error
+)";
+
+} // namespace
+
+int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+  if (args.empty()) {
+    err << kUsage;
+    return kExitUsage;
+  }
+  const std::string &cmd = args.front();
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "check") return cmdCheck(rest, out, err);
+  if (cmd == "audit") return cmdAudit(rest, out, err);
+  if (cmd == "rules") return cmdRules(rest, out, err);
+  if (cmd == "explain") return cmdExplain(rest, out, err);
+  if (cmd == "docs") return cmdDocs(rest, out, err);
+  if (cmd == "version" || cmd == "--version") {
+    out << "kbaudit " << version() << "\n";
+    return kExitClean;
+  }
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    out << kUsage;
+    return kExitClean;
+  }
+  err << "kbaudit: unknown command '" << cmd << "'\n" << kUsage;
   return kExitUsage;
 }
+
 } // namespace kbaudit::cli

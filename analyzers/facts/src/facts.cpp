@@ -12,12 +12,13 @@ std::vector<Diagnostic> Facts::diagnostics() const {
 }
 
 Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir) {
-  Facts facts{std::move(source), {}, {}};
+  Facts facts{std::move(source), {}, {}, {}};
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
     return facts;
   facts.python = py::analyze(facts.source.text());
   facts.embedded = embed::extract(facts.python, solutionDir);
+  facts.kernels = kernels::buildInventory(facts.python, facts.embedded);
   return facts;
 }
 

@@ -65,7 +65,7 @@ SourceFile SourceFile::load(const std::filesystem::path &path) {
     SourceFile f;
     f.name_ = display;
     f.diagnostics_.push_back(error("unreadable", path.string() + " is a directory, not a file"));
-    f.index();
+    f.finish();
     return f;
   }
   const auto size = std::filesystem::file_size(path, ec);
@@ -76,7 +76,7 @@ SourceFile SourceFile::load(const std::filesystem::path &path) {
     f.diagnostics_.push_back(error("too-large", path.string() + " is " + std::to_string(size) +
                                                     " bytes; kbaudit reads solutions up to " +
                                                     std::to_string(kMaxBytes) + " bytes"));
-    f.index();
+    f.finish();
     return f;
   }
   std::ifstream in(path, std::ios::binary);
@@ -87,7 +87,7 @@ SourceFile SourceFile::load(const std::filesystem::path &path) {
     SourceFile f;
     f.name_ = display;
     f.diagnostics_.push_back(error("unreadable", "cannot read " + path.string()));
-    f.index();
+    f.finish();
     return f;
   }
   return fromBytes(std::move(bytes), display);
@@ -107,7 +107,7 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
     f.diagnostics_.push_back(error("empty-file", bytes.empty()
                                                      ? f.name_ + " is empty (0 bytes)"
                                                      : f.name_ + " holds only whitespace"));
-    f.index();
+    f.finish();
     return f;
   }
   // A NUL byte never occurs in Python source that an interpreter accepts; its presence
@@ -115,7 +115,7 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
   if (auto nul = bytes.find('\0'); nul != std::string::npos) {
     f.diagnostics_.push_back(error("binary-file", f.name_ + " is binary (NUL byte at offset " +
                                                       std::to_string(nul) + "), not Python source"));
-    f.index();
+    f.finish();
     return f;
   }
 
@@ -147,11 +147,14 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
         f.name_, LineRange{firstBadLine, firstBadLine}});
   }
   f.text_ = std::move(text);
-  f.index();
+  f.finish();
   return f;
 }
 
-void SourceFile::index() {
+void SourceFile::finish() {
+  for (Diagnostic &d : diagnostics_)
+    if (d.file.empty())
+      d.file = name_;
   lineStarts_.clear();
   if (text_.empty())
     return;

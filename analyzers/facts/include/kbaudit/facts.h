@@ -3,6 +3,7 @@
 // Everything the front ends know about one solution: the contract rules read.
 
 #include "kbaudit/embed/embedded_source.h"
+#include "kbaudit/kernels/inventory.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/source/source_file.h"
 
@@ -15,6 +16,7 @@ struct Facts {
   SourceFile source;
   py::PythonFacts python;
   embed::EmbedFacts embedded;
+  kernels::KernelInventory kernels;
 
   /// Diagnostics of every front end, in pipeline order.
   std::vector<Diagnostic> diagnostics() const;

@@ -37,7 +37,8 @@ public:
   unsigned lineOfOffset(std::size_t offset) const;
 
 private:
-  void index();
+  /// Indexes lines and names the file in every diagnostic; every constructor path ends here.
+  void finish();
 
   std::string name_;
   std::string text_;

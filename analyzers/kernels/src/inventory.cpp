@@ -1,0 +1,275 @@
+#include "kbaudit/kernels/inventory.h"
+
+#include "cuda_scan.h"
+#include "known_modules.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace kbaudit::kernels {
+
+const char *kernelKindName(KernelKind k) {
+  switch (k) {
+  case KernelKind::Triton: return "triton";
+  case KernelKind::PythonDsl: return "python-dsl";
+  case KernelKind::CudaGlobal: return "cuda-global";
+  case KernelKind::InlinePtx: return "inline-ptx";
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::string_view lastSegment(std::string_view dotted) {
+  const auto dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+std::string_view head(std::string_view dotted) {
+  return dotted.substr(0, dotted.find('.'));
+}
+
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// Identifiers in an expression's text, to follow names that hold functions
+/// (`impl = _fast if big else _slow`, callbacks passed as arguments).
+std::vector<std::string> identifiers(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (isIdentChar(text[i]) && !std::isdigit(static_cast<unsigned char>(text[i]))) {
+      std::size_t j = i;
+      while (j < text.size() && (isIdentChar(text[j]) || text[j] == '.'))
+        ++j;
+      out.emplace_back(text.substr(i, j - i));
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+void addPythonKernels(const py::PythonFacts &python, KernelInventory &inv) {
+  for (const py::Function &f : python.functions) {
+    for (const py::Decorator &d : f.decorators) {
+      const std::optional<KernelKind> kind = kernelDecoratorKind(d.resolved);
+      if (!kind)
+        continue;
+      inv.kernels.push_back(Kernel{*kind, f.qualname, -1, f.lines, false});
+      break;
+    }
+  }
+}
+
+void addEmbeddedKernels(const embed::EmbedFacts &embedded, KernelInventory &inv) {
+  for (std::size_t i = 0; i < embedded.sources.size(); ++i) {
+    const embed::EmbeddedSource &src = embedded.sources[i];
+    const CudaScan scan = scanCuda(src.text);
+    for (const auto &g : scan.globals) {
+      const unsigned line = src.mapLine(g.line);
+      inv.kernels.push_back(Kernel{KernelKind::CudaGlobal, g.name, static_cast<int>(i), {line, line}, false});
+    }
+    for (const auto &a : scan.inlineAsm) {
+      const unsigned line = src.mapLine(a.line);
+      inv.kernels.push_back(Kernel{KernelKind::InlinePtx, "", static_cast<int>(i), {line, line}, false});
+    }
+  }
+}
+
+/// Walks the Python call graph from the forward methods.
+class Reachability {
+public:
+  Reachability(const py::PythonFacts &python, const embed::EmbedFacts &embedded, KernelInventory &inv)
+      : py_(python), embed_(embedded), inv_(inv) {
+    for (const py::Function &f : python.functions)
+      functions_[f.qualname] = &f;
+    for (const py::Class &c : python.classes)
+      classes_.insert(c.name);
+    for (const py::Call &c : python.calls)
+      callsIn_[c.function].push_back(&c);
+    for (const py::Assignment &a : python.assignments) {
+      if (a.kind == py::Assignment::TargetKind::SelfAttribute)
+        selfAttrValues_[classOf(a.function) + "." + std::string(lastSegment(a.target))].push_back(&a.value);
+      else if (a.kind == py::Assignment::TargetKind::Name)
+        nameValues_[a.target].push_back(&a.value);
+    }
+    for (const embed::ExtensionCall &c : embedded.calls)
+      extensionCallsIn_[c.function].push_back(&c);
+  }
+
+  void run() {
+    for (const std::string &entry : entryPoints())
+      visit(entry);
+    while (!queue_.empty()) {
+      const std::string fn = queue_.front();
+      queue_.pop_front();
+      expand(fn);
+    }
+    inv_.reachableFunctions.assign(visited_.begin(), visited_.end());
+  }
+
+private:
+  std::vector<std::string> entryPoints() {
+    // The module the grader instantiates is ModelNew (KernelBench) or Model (Hard).
+    for (const char *cls : {"ModelNew", "Model"}) {
+      const std::string qual = std::string(cls) + ".forward";
+      if (functions_.count(qual)) {
+        inv_.entryPoints = {qual};
+        return inv_.entryPoints;
+      }
+    }
+    for (const py::Function &f : py_.functions)
+      if (f.name == "forward" && !f.className.empty())
+        inv_.entryPoints.push_back(f.qualname);
+    return inv_.entryPoints;
+  }
+
+  static std::string classOf(std::string_view qualname) {
+    const auto dot = qualname.find('.');
+    return dot == std::string_view::npos ? std::string() : std::string(qualname.substr(0, dot));
+  }
+
+  void visit(const std::string &qualname) {
+    if (!functions_.count(qualname) || !visited_.insert(qualname).second)
+      return;
+    queue_.push_back(qualname);
+    // Nested defs and lambdas inside it run as part of it.
+    for (const auto &entry : functions_) {
+      const std::string &name = entry.first;
+      if (name.size() > qualname.size() && name.compare(0, qualname.size(), qualname) == 0 &&
+          name[qualname.size()] == '.')
+        visit(name);
+    }
+  }
+
+  void reachKernelNamed(std::string_view name) {
+    for (Kernel &k : inv_.kernels)
+      if ((k.kind == KernelKind::Triton || k.kind == KernelKind::PythonDsl) &&
+          (k.name == name || lastSegment(k.name) == name)) {
+        k.reachedFromForward = true;
+        visit(k.name); // kernels call @jit helpers
+      }
+  }
+
+  void reachModule(int module) {
+    for (Kernel &k : inv_.kernels) {
+      if (k.source < 0)
+        continue;
+      if (module < 0 || embed_.sources[static_cast<std::size_t>(k.source)].module == module ||
+          embed_.sources[static_cast<std::size_t>(k.source)].module < 0)
+        k.reachedFromForward = true;
+    }
+  }
+
+  /// A name used as a callee or passed along: a function, a class, a kernel, or a name
+  /// bound to one of those.
+  void follow(const std::string &name, const std::string &fromClass, int depth = 0) {
+    if (name.empty() || depth > 3)
+      return;
+    reachKernelNamed(name);
+    if (functions_.count(name)) {
+      visit(name);
+      return;
+    }
+    if (classes_.count(name)) {
+      for (const char *m : {"__init__", "forward", "__call__"})
+        visit(name + "." + m);
+      return;
+    }
+    if (name.rfind("self.", 0) == 0) {
+      const std::string rest = name.substr(5);
+      const std::string attr(head(rest));
+      if (rest == attr && functions_.count(fromClass + "." + attr)) {
+        visit(fromClass + "." + attr);
+        return;
+      }
+      // self.attr(...) / self.attr.method(...): follow what the attribute was assigned.
+      if (auto it = selfAttrValues_.find(fromClass + "." + attr); it != selfAttrValues_.end())
+        for (const py::Expr *v : it->second) {
+          const std::string target = v->kind == py::ExprKind::Call ? v->resolved : v->text;
+          if (rest == attr) {
+            follow(target, fromClass, depth + 1);
+          } else {
+            follow(target + "." + std::string(lastSegment(rest)), fromClass, depth + 1);
+            follow(target, fromClass, depth + 1);
+          }
+          for (const std::string &id : identifiers(v->text))
+            if (functions_.count(id))
+              visit(id);
+        }
+      return;
+    }
+    // Class.method / Function.apply for autograd Functions and static helpers.
+    if (const auto dot = name.rfind('.'); dot != std::string::npos) {
+      const std::string owner = name.substr(0, dot);
+      if (classes_.count(owner)) {
+        visit(name);
+        if (lastSegment(name) == "apply")
+          visit(owner + ".forward");
+        return;
+      }
+    }
+    if (auto it = nameValues_.find(name); it != nameValues_.end())
+      for (const py::Expr *v : it->second)
+        for (const std::string &id : identifiers(v->text))
+          if (id != name)
+            follow(id, fromClass, depth + 1);
+  }
+
+  void expand(const std::string &fn) {
+    const py::Function *f = functions_.at(fn);
+    const std::string owner = f->className;
+    if (auto it = callsIn_.find(fn); it != callsIn_.end()) {
+      for (const py::Call *c : it->second) {
+        if (!c->launchedKernel.empty())
+          follow(c->launchedKernel, owner);
+        follow(c->resolved, owner);
+        if (c->resolved != c->callee)
+          follow(c->callee, owner);
+        // Callbacks and kernels handed to helpers (`launch(kernel, ...)`).
+        for (const py::Argument &a : c->args)
+          if (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Attribute)
+            follow(a.value.text, owner);
+      }
+    }
+    if (auto it = extensionCallsIn_.find(fn); it != extensionCallsIn_.end())
+      for (const embed::ExtensionCall *c : it->second)
+        reachModule(c->module);
+  }
+
+  const py::PythonFacts &py_;
+  const embed::EmbedFacts &embed_;
+  KernelInventory &inv_;
+  std::map<std::string, const py::Function *> functions_;
+  std::set<std::string> classes_;
+  std::map<std::string, std::vector<const py::Call *>> callsIn_;
+  std::map<std::string, std::vector<const py::Expr *>> selfAttrValues_;
+  std::map<std::string, std::vector<const py::Expr *>> nameValues_;
+  std::map<std::string, std::vector<const embed::ExtensionCall *>> extensionCallsIn_;
+  std::set<std::string> visited_;
+  std::deque<std::string> queue_;
+};
+
+} // namespace
+
+KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded) {
+  KernelInventory inv;
+  addPythonKernels(python, inv);
+  addEmbeddedKernels(embedded, inv);
+  Reachability(python, embedded, inv).run();
+  std::set<std::string> seen;
+  for (const py::Import &imp : python.imports) {
+    // `from .kernels import x` is local by construction.
+    const std::string_view target = std::string_view(imp.target).substr(imp.target.find_first_not_of('.') == std::string::npos ? imp.target.size() : imp.target.find_first_not_of('.'));
+    const std::string top(head(target));
+    if (!top.empty() && (imp.target.front() == '.' || !isKnownModule(top)) && seen.insert(top).second)
+      inv.unresolvedLocalImports.push_back(top);
+  }
+  return inv;
+}
+
+} // namespace kbaudit::kernels

@@ -1,0 +1,37 @@
+#pragma once
+
+// Findings -> verdict, plain-language summary, implication and verbatim quotes.
+
+#include "kbaudit/annotations/annotation.h"
+#include "kbaudit/annotations/run_id.h"
+#include "kbaudit/facts.h"
+#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/rules/finding.h"
+
+#include <string>
+
+namespace kbaudit::annotations {
+
+/// Run details that come from outside solution.py.
+struct RunInfo {
+  RunId id;
+  std::string effort;
+  std::optional<double> peakFraction;
+};
+
+/// Quotes are capped so an annotation stays readable; a longer finding is quoted from its start.
+inline constexpr unsigned kMaxQuoteLines = 15;
+inline constexpr std::size_t kMaxQuotes = 5;
+
+/// Builds the annotation. Findings below medium confidence are kept in the kbaudit block
+/// for review but do not change the verdict. Unreadable input gives verdict `bug`.
+Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
+                      const problems::ProblemContext *problem, const std::string &version);
+
+/// An annotation for a run whose solution could not be found at all.
+Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version);
+
+/// True when the finding may decide the verdict.
+bool decisive(const rules::Finding &f);
+
+} // namespace kbaudit::annotations

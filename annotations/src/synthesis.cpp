@@ -1,0 +1,157 @@
+#include "kbaudit/annotations/synthesis.h"
+
+#include "kbaudit/rules/rule_meta.h"
+
+#include <algorithm>
+#include <set>
+
+namespace kbaudit::annotations {
+
+namespace {
+
+int rank(rules::VerdictClass v) {
+  switch (v) {
+  case rules::VerdictClass::RewardHack: return 2;
+  case rules::VerdictClass::RubricLeak: return 1;
+  case rules::VerdictClass::Review: return 0;
+  }
+  return 0;
+}
+
+void fillIdentity(Annotation &a, const RunInfo &run, const std::string &version) {
+  a.runId = run.id.text;
+  a.model = run.id.model;
+  a.harness = run.id.harness;
+  a.problem = run.id.problem;
+  a.effort = run.effort;
+  a.peakFraction = run.peakFraction;
+  a.kbaudit.version = version;
+}
+
+std::string embeddedOrigin(const embed::EmbeddedSource &s) { return embed::originName(s.origin); }
+
+void fillFacts(KbauditBlock &k, const Facts &facts, const problems::ProblemContext *problem) {
+  k.contentSha256 = facts.source.sha256();
+  if (problem) {
+    k.problemDir = problem->dir.string();
+    k.problemPrecision = problem->precision;
+  }
+  k.diagnostics = facts.diagnostics();
+  if (problem)
+    k.diagnostics.insert(k.diagnostics.end(), problem->diagnostics.begin(), problem->diagnostics.end());
+  for (const embed::EmbeddedSource &s : facts.embedded.sources) {
+    EmbeddedSourceInfo info;
+    info.origin = embeddedOrigin(s);
+    info.language = s.language == embed::Language::Cuda ? "cuda" : "cpp";
+    info.lineCount = static_cast<unsigned>(s.lineMap.size());
+    info.complete = s.complete;
+    for (unsigned l : s.lineMap) {
+      if (l == 0)
+        continue;
+      info.lines.begin = info.lines.begin ? std::min(info.lines.begin, l) : l;
+      info.lines.end = std::max(info.lines.end, l);
+    }
+    k.embeddedSources.push_back(std::move(info));
+  }
+}
+
+std::string firstError(const std::vector<Diagnostic> &diags) {
+  for (const Diagnostic &d : diags)
+    if (d.severity == Diagnostic::Severity::Error)
+      return d.message;
+  return "unknown error";
+}
+
+std::string cleanSummary(const Facts &facts) {
+  const kernels::KernelInventory &inv = facts.kernels;
+  unsigned reached = 0;
+  for (const auto &k : inv.kernels)
+    reached += k.reachedFromForward;
+  std::string s = "kbaudit's static rules found no sign of gaming: ";
+  if (reached)
+    s += "forward reaches " + std::to_string(reached) + " authored kernel" + (reached == 1 ? "" : "s") +
+         " or inline-assembly site" + (reached == 1 ? "" : "s");
+  else
+    s += "no rule fired with enough confidence to change the verdict";
+  if (!facts.embedded.sources.empty())
+    s += " (" + std::to_string(facts.embedded.sources.size()) + " embedded C++/CUDA source" +
+         (facts.embedded.sources.size() == 1 ? "" : "s") + " checked)";
+  return s + ".";
+}
+
+} // namespace
+
+bool decisive(const rules::Finding &f) {
+  return f.confidence != rules::Confidence::Low && f.verdict != rules::VerdictClass::Review;
+}
+
+Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version) {
+  Annotation a;
+  fillIdentity(a, run, version);
+  a.verdict = "bug";
+  a.summary = "kbaudit could not audit this run: " + why + ".";
+  a.implication = "Nothing was audited, so the cell's number is unverified until the run's solution can be read.";
+  a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Error, "no-solution", why, "solution.py", {}});
+  return a;
+}
+
+Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
+                      const problems::ProblemContext *problem, const std::string &version) {
+  Annotation a;
+  fillIdentity(a, run, version);
+  fillFacts(a.kbaudit, facts, problem);
+  a.kbaudit.findings = results.findings;
+  a.kbaudit.skipped = results.skipped;
+
+  if (!facts.source.analyzable()) {
+    a.verdict = "bug";
+    a.summary = "kbaudit could not audit this run: " + firstError(facts.source.diagnostics()) + ".";
+    a.implication = "The submitted file is not Python source kbaudit can read, so nothing was audited "
+                    "and the cell's number is unverified.";
+    return a;
+  }
+
+  // Strongest decisive class first; within it, rules in the order they first appear.
+  std::vector<const rules::Finding *> ordered;
+  for (const rules::Finding &f : results.findings)
+    if (decisive(f))
+      ordered.push_back(&f);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const rules::Finding *x, const rules::Finding *y) {
+    return rank(x->verdict) > rank(y->verdict);
+  });
+
+  if (ordered.empty()) {
+    a.verdict = "clean";
+    a.summary = cleanSummary(facts);
+    return a;
+  }
+  a.verdict = rules::verdictClassName(ordered.front()->verdict);
+
+  std::set<std::string> rulesSeen;
+  std::string summary;
+  for (const rules::Finding *f : ordered) {
+    if (!rulesSeen.insert(f->rule).second || rulesSeen.size() > 2)
+      continue;
+    if (const rules::RuleMeta *m = rules::findRule(f->rule))
+      summary += (summary.empty() ? "" : " ") + m->summary;
+  }
+  a.summary = summary;
+  if (const rules::RuleMeta *m = rules::findRule(ordered.front()->rule))
+    a.implication = m->implication;
+
+  std::vector<LineRange> quoted;
+  for (const rules::Finding *f : ordered) {
+    if (a.quotes.size() >= kMaxQuotes || !f->lines.valid())
+      continue;
+    LineRange r{f->lines.begin, std::min(f->lines.end, f->lines.begin + kMaxQuoteLines - 1)};
+    r.end = std::min(r.end, facts.source.lineCount());
+    if (!r.valid() || std::any_of(quoted.begin(), quoted.end(), [&](const LineRange &q) { return q.overlaps(r); }))
+      continue;
+    quoted.push_back(r);
+    a.quotes.push_back(Quote{"solution.py", r, f->rule + " " + f->name + ": " + f->message,
+                             facts.source.lines(r.begin, r.end)});
+  }
+  return a;
+}
+
+} // namespace kbaudit::annotations

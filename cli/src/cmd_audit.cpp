@@ -1,0 +1,120 @@
+#include "args.h"
+#include "commands.h"
+#include "runs.h"
+
+#include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/cli/cli.h"
+
+#include <llvm/Support/ThreadPool.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <ostream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Run ids come from directory names; keep the output file name inside --out whatever they hold.
+std::string fileNameFor(const std::string &id) {
+  std::string name = id.empty() ? "unnamed" : id;
+  for (char &c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
+      c = '_';
+  if (name.front() == '.')
+    name.front() = '_';
+  return name + ".yaml";
+}
+
+} // namespace
+
+int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
+  std::string error;
+  const auto args = Args::parse(argv, {"out", "jobs", "problems", "select", "ignore"}, {"quiet"}, error);
+  if (!args || args->positionals().size() != 1 || !args->value("out")) {
+    err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N]" : error) << "\n";
+    return kExitUsage;
+  }
+  const fs::path root = args->positionals().front();
+  const fs::path outDir = *args->value("out");
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    err << "kbaudit audit: " << root.string() << " is not a directory\n";
+    return kExitUsage;
+  }
+  unsigned jobs = 0;
+  if (auto j = args->value("jobs")) {
+    try {
+      jobs = static_cast<unsigned>(std::stoul(*j));
+    } catch (const std::exception &) {
+      err << "kbaudit audit: --jobs needs a number\n";
+      return kExitUsage;
+    }
+  }
+  AuditOptions options;
+  options.selection.select = args->list("select");
+  options.selection.ignore = args->list("ignore");
+  if (auto p = args->value("problems")) {
+    if (!fs::is_directory(*p, ec)) {
+      err << "kbaudit audit: --problems " << *p << " is not a directory\n";
+      return kExitUsage;
+    }
+    options.problemsRoot = *p;
+  }
+  fs::create_directories(outDir, ec);
+  if (ec) {
+    err << "kbaudit audit: cannot create " << outDir.string() << ": " << ec.message() << "\n";
+    return kExitUsage;
+  }
+
+  const std::vector<RunTarget> runs = discoverRuns(root);
+  const auto start = std::chrono::steady_clock::now();
+  std::mutex mu;
+  std::map<std::string, unsigned> verdicts;
+  std::vector<std::string> failures;
+  {
+    llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
+    for (const RunTarget &run : runs) {
+      pool.async([&, run] {
+        std::string verdict, failure;
+        try {
+          const annotations::Annotation a = auditRun(run, options);
+          verdict = a.verdict;
+          std::string writeError;
+          if (!annotations::writeFileAtomically(outDir / fileNameFor(run.id), annotations::toYaml(a), writeError))
+            failure = run.id + ": " + writeError;
+        } catch (const std::exception &e) {
+          failure = run.id + ": internal error: " + e.what();
+        }
+        std::lock_guard lock(mu);
+        if (failure.empty())
+          ++verdicts[verdict];
+        else
+          failures.push_back(failure);
+      });
+    }
+    pool.wait();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  for (const std::string &f : failures)
+    err << "kbaudit audit: " << f << "\n";
+  if (!args->has("quiet")) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", seconds);
+    out << "kbaudit: audited " << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << secs
+        << " s -> " << outDir.string() << "\n";
+    for (const auto &[verdict, count] : verdicts)
+      out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
+  }
+  return failures.empty() ? kExitClean : kExitInternal;
+}
+
+} // namespace kbaudit::cli

@@ -1,0 +1,59 @@
+#include "args.h"
+#include "commands.h"
+#include "runs.h"
+
+#include "kbaudit/annotations/formats.h"
+#include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/cli/cli.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
+  std::string error;
+  const auto args = Args::parse(argv, {"problem", "format", "select", "ignore"}, {}, error);
+  if (!args || args->positionals().size() != 1) {
+    err << "kbaudit check: " << (args ? "expected exactly one FILE or RUN_DIR" : error) << "\n";
+    return kExitUsage;
+  }
+  const std::string format = args->value("format").value_or("text");
+  if (format != "text" && format != "yaml" && format != "json") {
+    err << "kbaudit check: --format must be text, yaml or json\n";
+    return kExitUsage;
+  }
+  const fs::path input = args->positionals().front();
+  std::error_code ec;
+  if (!fs::exists(input, ec)) {
+    err << "kbaudit check: " << input.string() << ": no such file or directory\n";
+    return kExitUsage;
+  }
+  AuditOptions options;
+  options.selection.select = args->list("select");
+  options.selection.ignore = args->list("ignore");
+  if (auto p = args->value("problem")) {
+    if (!fs::is_directory(*p, ec)) {
+      err << "kbaudit check: --problem " << *p << " is not a directory\n";
+      return kExitUsage;
+    }
+    options.problemDir = *p;
+  }
+
+  const annotations::Annotation a = auditRun(targetFor(input), options);
+  if (format == "yaml") out << annotations::toYaml(a);
+  else if (format == "json") out << annotations::toJson(a);
+  else out << annotations::toText(a);
+
+  if (a.verdict == "bug") {
+    for (const Diagnostic &d : a.kbaudit.diagnostics)
+      if (d.severity == Diagnostic::Severity::Error)
+        err << "kbaudit check: " << input.string() << ": " << d.code << ": " << d.message << "\n";
+    return kExitUsage;
+  }
+  return a.verdict == "reward_hack" || a.verdict == "rubric_leak" ? kExitFlagged : kExitClean;
+}
+
+} // namespace kbaudit::cli

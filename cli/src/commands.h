@@ -1,0 +1,15 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace kbaudit::cli {
+
+int cmdCheck(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdAudit(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+
+} // namespace kbaudit::cli

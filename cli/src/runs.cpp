@@ -1,0 +1,123 @@
+#include "runs.h"
+
+#include "kbaudit/annotations/run_id.h"
+#include "kbaudit/annotations/synthesis.h"
+#include "kbaudit/facts.h"
+#include "kbaudit/problems/problem_context.h"
+
+#include <llvm/Support/JSON.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+std::string version() { return KBAUDIT_VERSION; }
+
+namespace {
+
+constexpr std::string_view kSolution = "solution.py";
+
+/// meta.json next to a run, when present: bench and gpu narrow the problem lookup.
+struct RunMeta {
+  std::string bench, gpu, problem;
+};
+
+RunMeta readMeta(const fs::path &dir) {
+  RunMeta meta;
+  std::ifstream in(dir / "meta.json");
+  if (!in)
+    return meta;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(ss.str());
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return meta;
+  }
+  if (const llvm::json::Object *o = v->getAsObject()) {
+    const auto get = [&](const char *k) {
+      auto s = o->getString(k);
+      return s ? s->str() : std::string();
+    };
+    meta.bench = get("bench");
+    meta.gpu = get("gpu");
+    meta.problem = get("problem");
+  }
+  return meta;
+}
+
+} // namespace
+
+RunTarget targetFor(const fs::path &p) {
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) {
+    fs::path canon = fs::weakly_canonical(p, ec);
+    return RunTarget{canon.filename().string(), p / kSolution, p};
+  }
+  const std::string name = p.filename().string();
+  std::string id;
+  if (name == kSolution) {
+    id = fs::weakly_canonical(p, ec).parent_path().filename().string();
+  } else if (auto pos = name.find(kSolution); pos != std::string::npos && pos > 0) {
+    id = name.substr(0, pos);
+    while (!id.empty() && (id.back() == '.' || id.back() == '_' || id.back() == '-'))
+      id.pop_back();
+  } else {
+    id = p.stem().string();
+  }
+  return RunTarget{id, p, p.parent_path()};
+}
+
+std::vector<RunTarget> discoverRuns(const fs::path &root) {
+  std::vector<RunTarget> runs;
+  std::error_code ec;
+  if (fs::is_regular_file(root / kSolution, ec))
+    return {targetFor(root)};
+  for (fs::directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec)) {
+    const fs::path &p = it->path();
+    const std::string name = p.filename().string();
+    if (it->is_directory(ec)) {
+      if (fs::exists(p / kSolution, ec) || annotations::RunId::parse(name).valid)
+        runs.push_back(targetFor(p));
+    } else if (name.find(kSolution) != std::string::npos) {
+      runs.push_back(targetFor(p));
+    }
+  }
+  std::sort(runs.begin(), runs.end(), [](const RunTarget &a, const RunTarget &b) { return a.id < b.id; });
+  return runs;
+}
+
+annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
+  annotations::RunInfo info;
+  info.id = annotations::RunId::parse(run.id);
+  if (!info.id.valid)
+    info.id.text = run.id;
+  const RunMeta meta = readMeta(run.dir);
+  if (info.id.problem.empty())
+    info.id.problem = meta.problem;
+
+  std::error_code ec;
+  if (!fs::exists(run.solution, ec))
+    return annotations::missingSolution(info, "no " + run.solution.filename().string() + " in " + run.dir.string(),
+                                        version());
+
+  std::optional<problems::ProblemContext> problem;
+  if (!options.problemDir.empty()) {
+    problem = problems::loadProblem(options.problemDir);
+  } else if (!options.problemsRoot.empty()) {
+    const std::string name = meta.problem.empty() ? info.id.problem : meta.problem;
+    if (auto dir = problems::findProblemDir(options.problemsRoot, name, meta.bench, meta.gpu))
+      problem = problems::loadProblem(*dir);
+  }
+
+  const Facts facts = analyzeSolution(run.solution);
+  const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
+  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
+  return annotations::synthesize(info, facts, results, ctxProblem, version());
+}
+
+} // namespace kbaudit::cli

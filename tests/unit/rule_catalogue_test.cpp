@@ -1,0 +1,96 @@
+// The rule conventions: YAML metadata, registered checks, doc pages and fixtures are the
+// same set of ids, and the committed doc pages are what the generator produces.
+
+#include "kbaudit/rules/check.h"
+#include "kbaudit/rules/engine.h"
+#include "kbaudit/rules/rule_meta.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace kbaudit::rules;
+
+namespace {
+
+const fs::path kRoot = KBAUDIT_SOURCE_DIR;
+
+std::set<std::string> yamlIds() {
+  std::set<std::string> ids;
+  for (const RuleMeta &m : catalogue())
+    ids.insert(m.id);
+  return ids;
+}
+
+TEST(RuleCatalogue, YamlFilesAndRegisteredChecksAreTheSameSet) {
+  std::set<std::string> registered;
+  for (const auto &check : makeAllChecks())
+    EXPECT_TRUE(registered.insert(std::string(check->id())).second) << "registered twice: " << check->id();
+  EXPECT_EQ(registered, yamlIds());
+
+  std::set<std::string> onDisk;
+  for (const auto &cat : fs::directory_iterator(kRoot / "rules"))
+    if (cat.is_directory())
+      for (const auto &f : fs::directory_iterator(cat.path()))
+        if (f.path().extension() == ".yaml")
+          onDisk.insert(f.path().stem().string());
+  EXPECT_EQ(onDisk, yamlIds()) << "a YAML file was added without reconfiguring, or not embedded";
+}
+
+TEST(RuleCatalogue, EveryRuleHasFlaggedGoodAndNearMissFixtures) {
+  for (const RuleMeta &m : catalogue()) {
+    bool bad = false, good = false, nearMiss = false;
+    for (const RuleExample &ex : m.examples) {
+      bad |= ex.bad;
+      good |= !ex.bad;
+      nearMiss |= ex.file.rfind("good_near_miss", 0) == 0;
+    }
+    EXPECT_TRUE(bad) << m.id << " has no bad_ fixture";
+    EXPECT_TRUE(good) << m.id << " has no good_ fixture";
+    EXPECT_TRUE(nearMiss) << m.id << " has no good_near_miss_ fixture";
+  }
+}
+
+TEST(RuleCatalogue, CommittedDocPagesAreGenerated) {
+  for (const RuleMeta &m : catalogue()) {
+    const fs::path page = kRoot / "docs" / "rules" / (m.id + ".md");
+    std::ifstream in(page);
+    ASSERT_TRUE(in) << page << " missing: run `build/kbaudit docs --out docs/rules`";
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(ss.str(), renderRuleDoc(m)) << page << " is stale: run `build/kbaudit docs --out docs/rules`";
+  }
+}
+
+TEST(RuleCatalogue, MetadataParserRejectsIncompleteRules) {
+  EXPECT_THROW(parseRuleMeta("id: X001\nname: x\n"), std::runtime_error);
+  EXPECT_THROW(parseRuleMeta("id: PREC9\nname: x\ncategory: WRAP\nverdict: review\nconfidence: low\n"
+                             "message: m\nsummary: s\nimplication: i\nrationale: r\n"),
+               std::runtime_error);
+  const RuleMeta m = parseRuleMeta("id: WRAP9\nname: x\ncategory: WRAP\nverdict: rubric_leak\n"
+                                   "confidence: low\nmessage: m {a}\nsummary: s\nimplication: i\nrationale: r\n");
+  EXPECT_EQ(m.verdict, VerdictClass::RubricLeak);
+  EXPECT_EQ(m.confidence, Confidence::Low);
+}
+
+TEST(RuleEngine, SelectionByIdAndCategoryPrefix) {
+  Selection s;
+  EXPECT_TRUE(s.enabled("WRAP001"));
+  s.select = {"PREC"};
+  EXPECT_TRUE(s.enabled("PREC002"));
+  EXPECT_FALSE(s.enabled("WRAP001"));
+  s.ignore = {"PREC002"};
+  EXPECT_FALSE(s.enabled("PREC002"));
+  EXPECT_TRUE(s.enabled("PREC001"));
+}
+
+TEST(RuleEngine, RenderMessageFillsKnownPlaceholdersOnly) {
+  EXPECT_EQ(renderMessage("{a} and {b}", {{"a", "x"}}), "x and {b}");
+  EXPECT_EQ(renderMessage("unclosed {a", {{"a", "x"}}), "unclosed {a");
+}
+
+} // namespace

@@ -1,0 +1,102 @@
+// Walks tests/fixtures/<ID>/{bad,good}_*.py: every line marked `# expect: <ID>` (or
+// `// expect: <ID>` inside embedded C++) must be covered by a finding of that rule, and
+// every finding of that rule must cover a marked line. Good fixtures have no markers, so
+// any finding there fails.
+
+#include "kbaudit/facts.h"
+#include "kbaudit/rules/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace kbaudit;
+
+namespace {
+
+struct Fixture {
+  std::string rule;
+  fs::path path;
+};
+
+std::vector<Fixture> allFixtures() {
+  std::vector<Fixture> out;
+  const fs::path root = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "fixtures";
+  for (const auto &dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory())
+      continue;
+    for (const auto &file : fs::directory_iterator(dir.path()))
+      if (file.path().extension() == ".py")
+        out.push_back({dir.path().filename().string(), file.path()});
+  }
+  std::sort(out.begin(), out.end(), [](const Fixture &a, const Fixture &b) { return a.path < b.path; });
+  return out;
+}
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::set<unsigned> markedLines(const std::string &text, const std::string &rule) {
+  std::set<unsigned> lines;
+  const std::regex marker("(#|//) expect: ([A-Z]+[0-9]+)");
+  std::istringstream in(text);
+  std::string line;
+  for (unsigned n = 1; std::getline(in, line); ++n)
+    for (std::sregex_iterator it(line.begin(), line.end(), marker), end; it != end; ++it)
+      if ((*it)[2] == rule)
+        lines.insert(n);
+  return lines;
+}
+
+// Readable test names in failure output instead of a byte dump.
+void PrintTo(const Fixture &fx, std::ostream *os) { *os << fx.path.filename().string(); }
+
+class RuleFixture : public ::testing::TestWithParam<Fixture> {};
+
+TEST_P(RuleFixture, FindingsMatchMarkers) {
+  const Fixture &fx = GetParam();
+  const std::string text = readFile(fx.path);
+  const std::set<unsigned> expected = markedLines(text, fx.rule);
+  const bool bad = fx.path.filename().string().rfind("bad_", 0) == 0;
+  ASSERT_EQ(bad, !expected.empty()) << fx.path << ": bad_ fixtures need markers, good_ fixtures none";
+
+  const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
+  rules::Selection only;
+  only.select = {fx.rule};
+  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, nullptr}, only);
+
+  std::set<unsigned> covered;
+  for (const rules::Finding &f : results.findings) {
+    ASSERT_EQ(f.rule, fx.rule);
+    bool hit = false;
+    for (unsigned line : expected)
+      if (f.lines.contains(line)) {
+        covered.insert(line);
+        hit = true;
+      }
+    EXPECT_TRUE(hit) << fx.path.filename() << ": unexpected " << f.rule << " finding at lines "
+                     << f.lines.begin << "-" << f.lines.end << ": " << f.message;
+  }
+  for (unsigned line : expected)
+    EXPECT_TRUE(covered.count(line)) << fx.path.filename() << ": line " << line << " not flagged by " << fx.rule;
+}
+
+std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
+  std::string name = info.param.rule + "_" + info.param.path.stem().string();
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixture, ::testing::ValuesIn(allFixtures()), fixtureName);
+
+} // namespace

@@ -1,0 +1,100 @@
+#include "kbaudit/source/source_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using kbaudit::Diagnostic;
+using kbaudit::SourceFile;
+
+namespace {
+
+const Diagnostic *find(const SourceFile &f, const std::string &code) {
+  for (const Diagnostic &d : f.diagnostics())
+    if (d.code == code)
+      return &d;
+  return nullptr;
+}
+
+TEST(SourceFile, IndexesLinesAndKeepsThemVerbatim) {
+  const SourceFile f = SourceFile::fromBytes("a = 1\n  b = 2\r\n\nlast");
+  EXPECT_TRUE(f.analyzable());
+  ASSERT_EQ(f.lineCount(), 4u);
+  EXPECT_EQ(f.line(1), "a = 1");
+  EXPECT_EQ(f.line(2), "  b = 2\r"); // quotes must be byte-exact, so \r stays
+  EXPECT_EQ(f.line(3), "");
+  EXPECT_EQ(f.line(4), "last");
+  EXPECT_EQ(f.line(5), "");
+  EXPECT_EQ(f.lines(1, 2), "a = 1\n  b = 2\r\n");
+  EXPECT_EQ(f.lineOfOffset(0), 1u);
+  EXPECT_EQ(f.lineOfOffset(6), 2u);
+}
+
+TEST(SourceFile, TrailingNewlineDoesNotOpenALine) {
+  EXPECT_EQ(SourceFile::fromBytes("x\ny\n").lineCount(), 2u);
+}
+
+TEST(SourceFile, HashesRawBytes) {
+  EXPECT_EQ(SourceFile::fromBytes("abc").sha256(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(SourceFile, EmptyAndWhitespaceOnlyAreErrors) {
+  for (const char *bytes : {"", "  \n\t\n"}) {
+    const SourceFile f = SourceFile::fromBytes(bytes);
+    EXPECT_FALSE(f.analyzable());
+    const Diagnostic *d = find(f, "empty-file");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->severity, Diagnostic::Severity::Error);
+    EXPECT_EQ(d->file, "solution.py");
+  }
+}
+
+TEST(SourceFile, NulByteMeansBinary) {
+  const SourceFile f = SourceFile::fromBytes(std::string("PK\x03\x04\0\0data", 10));
+  EXPECT_FALSE(f.analyzable());
+  ASSERT_NE(find(f, "binary-file"), nullptr);
+  EXPECT_NE(find(f, "binary-file")->message.find("offset 4"), std::string::npos);
+}
+
+TEST(SourceFile, InvalidUtf8IsRepairedAndReported) {
+  const SourceFile f = SourceFile::fromBytes("ok = 1\nname = '\xff\xfe'\n# caf\xc3\xa9\n\xed\xa0\x80\n");
+  EXPECT_TRUE(f.analyzable());
+  const Diagnostic *d = find(f, "invalid-utf8");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->severity, Diagnostic::Severity::Warning);
+  EXPECT_EQ(d->lines.begin, 2u);
+  EXPECT_NE(d->message.find("5 byte(s)"), std::string::npos) << d->message; // 2 + 3 (a surrogate)
+  EXPECT_EQ(f.line(2), "name = '\xEF\xBF\xBD\xEF\xBF\xBD'");
+  EXPECT_EQ(f.line(3), "# caf\xc3\xa9"); // valid multi-byte text untouched
+}
+
+TEST(SourceFile, TruncatedMultibyteSequenceAtEndIsInvalid) {
+  const SourceFile f = SourceFile::fromBytes("x = 1  # \xe2\x82");
+  ASSERT_NE(find(f, "invalid-utf8"), nullptr);
+}
+
+TEST(SourceFile, LoadReportsMissingAndDirectories) {
+  const SourceFile missing = SourceFile::load("/nonexistent/kbaudit/solution.py");
+  EXPECT_FALSE(missing.analyzable());
+  EXPECT_NE(find(missing, "unreadable"), nullptr);
+  const SourceFile dir = SourceFile::load(std::filesystem::temp_directory_path());
+  EXPECT_FALSE(dir.analyzable());
+  EXPECT_NE(find(dir, "unreadable"), nullptr);
+}
+
+TEST(SourceFile, LoadReadsFileBytes) {
+  const auto path = std::filesystem::temp_directory_path() / "kbaudit_source_file_test.py";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "import torch\n";
+  }
+  const SourceFile f = SourceFile::load(path);
+  std::filesystem::remove(path);
+  EXPECT_TRUE(f.analyzable());
+  EXPECT_EQ(f.name(), "kbaudit_source_file_test.py");
+  EXPECT_EQ(f.line(1), "import torch");
+}
+
+} // namespace
