@@ -1,0 +1,125 @@
+#include "kbaudit/facts.h"
+#include "kbaudit/kernels/inventory.h"
+
+#include <gtest/gtest.h>
+
+using namespace kbaudit;
+using kernels::Kernel;
+using kernels::KernelKind;
+
+namespace {
+
+embed::EmbedFacts oneSource(std::string text, unsigned firstLine = 10) {
+  embed::EmbedFacts e;
+  embed::EmbeddedSource s;
+  s.text = std::move(text);
+  unsigned n = 1;
+  for (char c : s.text)
+    n += c == '\n';
+  for (unsigned i = 0; i < n; ++i)
+    s.lineMap.push_back(firstLine + i);
+  s.module = 0;
+  e.sources.push_back(std::move(s));
+  e.modules.push_back(embed::ExtensionModule{"ext", "_ext", {}, "", {}});
+  return e;
+}
+
+std::vector<const Kernel *> ofKind(const kernels::KernelInventory &inv, KernelKind kind) {
+  std::vector<const Kernel *> out;
+  for (const Kernel &k : inv.kernels)
+    if (k.kind == kind)
+      out.push_back(&k);
+  return out;
+}
+
+TEST(KernelInventory, FindsGlobalsAndAsmOutsideCommentsAndStrings) {
+  const auto inv = kernels::buildInventory({}, oneSource(R"cu(// __global__ void commented(int x);
+/* __global__ void block_commented(); */
+const char* s = "__global__ void in_string()";
+const char* r = R"x(asm("mma");)x";
+template <int N>
+__global__ void __launch_bounds__(256, 2) tiled_kernel(float* y) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, ..." : "=f"(y[0]));
+}
+extern "C" __global__
+void plain(float* x) {}
+namespace ns { __global__ void inner(const float* __restrict__ a) {} }
+)cu"));
+  const auto globals = ofKind(inv, KernelKind::CudaGlobal);
+  ASSERT_EQ(globals.size(), 3u);
+  EXPECT_EQ(globals[0]->name, "tiled_kernel");
+  EXPECT_EQ(globals[0]->lines.begin, 15u); // embedded line 6 -> solution line 10 + 5
+  EXPECT_EQ(globals[1]->name, "plain");
+  EXPECT_EQ(globals[1]->lines.begin, 18u);
+  EXPECT_EQ(globals[2]->name, "inner");
+  const auto ptx = ofKind(inv, KernelKind::InlinePtx);
+  ASSERT_EQ(ptx.size(), 1u);
+  EXPECT_EQ(ptx[0]->lines.begin, 16u);
+}
+
+TEST(KernelInventory, LibraryOnlySourceHasNoKernels) {
+  const auto inv = kernels::buildInventory({}, oneSource(R"cu(#include <cublasLt.h>
+torch::Tensor gemm(torch::Tensor a, torch::Tensor b) {
+  // launch<<<grid, block>>> is what we would do with a __global__ kernel
+  return at::matmul(a, b);
+}
+)cu"));
+  EXPECT_TRUE(inv.kernels.empty());
+}
+
+Facts analyzed(const std::string &python) { return analyzeSource(SourceFile::fromBytes(python)); }
+
+TEST(KernelInventory, TritonKernelReachedThroughHelperAndSelfAttribute) {
+  const Facts f = analyzed(R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def _k(x, n, B: tl.constexpr):
+    pass
+
+@triton.autotune(configs=[], key=["n"])
+@triton.jit
+def _unused(x, n, B: tl.constexpr):
+    pass
+
+def _launch(x):
+    _k[(1,)](x, x.numel(), B=128)
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fn = _launch
+
+    def forward(self, x):
+        self.fn(x)
+        return x
+)");
+  ASSERT_EQ(f.kernels.entryPoints, std::vector<std::string>{"Model.forward"});
+  const auto triton = ofKind(f.kernels, KernelKind::Triton);
+  ASSERT_EQ(triton.size(), 2u);
+  EXPECT_EQ(triton[0]->name, "_k");
+  EXPECT_TRUE(triton[0]->reachedFromForward);
+  EXPECT_EQ(triton[0]->lines, (LineRange{5, 7}));
+  EXPECT_EQ(triton[1]->name, "_unused");
+  EXPECT_FALSE(triton[1]->reachedFromForward);
+}
+
+TEST(KernelInventory, ModelNewIsTheEntryPointWhenPresent) {
+  const Facts f = analyzed(R"(import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        return x
+)");
+  EXPECT_EQ(f.kernels.entryPoints, std::vector<std::string>{"ModelNew.forward"});
+}
+
+TEST(KernelInventory, LocalImportsAreUnresolved) {
+  const Facts f = analyzed("import torch\nimport my_kernels\nfrom .impl import run\nimport os.path\n");
+  EXPECT_EQ(f.kernels.unresolvedLocalImports, (std::vector<std::string>{"my_kernels", "impl"}));
+}
+
+} // namespace
