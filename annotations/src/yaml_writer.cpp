@@ -1,13 +1,217 @@
 #include "kbaudit/annotations/yaml_writer.h"
 
-#include <stdexcept>
+#include "yaml_scalar.h"
+
+#include <charconv>
+#include <cmath>
 
 namespace kbaudit::annotations {
-// Placeholder until the writer lands.
-std::string toYaml(const Annotation &a) { return "run_id: " + a.runId + "\n"; }
-Annotation fromYaml(const std::string &) { throw std::runtime_error("not implemented"); }
-bool writeFileAtomically(const std::filesystem::path &, const std::string &, std::string &error) {
-  error = "not implemented";
-  return false;
+
+namespace {
+
+using yaml::ScalarStyle;
+
+// Accumulates the document. Only the scalar text is rendered elsewhere; layout (indentation,
+// the human files' blank lines between groups) lives here.
+class Document {
+public:
+  void scalar(unsigned indent, std::string_view key, std::string_view value, ScalarStyle style) {
+    const yaml::RenderedScalar r = yaml::renderScalar(value, style, indent);
+    keyPrefix(indent, key);
+    out_ += r.text;
+    keepsTrailingLines_ = r.keepsTrailingLines;
+  }
+
+  /// `value` is already YAML (a number, `null`, `[1, 2]`, `[]`).
+  void raw(unsigned indent, std::string_view key, std::string_view value) {
+    keyPrefix(indent, key);
+    out_ += ' ';
+    out_ += value;
+    out_ += '\n';
+    keepsTrailingLines_ = false;
+  }
+
+  /// A key whose value is a nested block that follows on the next lines.
+  void open(unsigned indent, std::string_view key) {
+    keyPrefix(indent, key);
+    out_ += '\n';
+    keepsTrailingLines_ = false;
+  }
+
+  /// The next key is the first of a sequence item's mapping: written after `- `.
+  void item() { pendingDash_ = true; }
+
+  void blankLine() {
+    // After a `|+` literal a blank line would be read as part of its value.
+    if (!keepsTrailingLines_)
+      out_ += '\n';
+  }
+
+  std::string take() { return std::move(out_); }
+
+private:
+  void keyPrefix(unsigned indent, std::string_view key) {
+    if (pendingDash_) {
+      out_.append(indent - 2, ' ');
+      out_ += "- ";
+      pendingDash_ = false;
+    } else {
+      out_.append(indent, ' ');
+    }
+    out_ += key;
+    out_ += ':';
+  }
+
+  std::string out_;
+  bool keepsTrailingLines_ = false;
+  bool pendingDash_ = false;
+};
+
+std::string lineRange(const LineRange &r) {
+  if (r.begin == 0 && r.end == 0)
+    return "null";
+  return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + "]";
 }
+
+// Shortest text that reads back as the same double. YAML 1.1 readers only take a float with a
+// `.` in its mantissa, so `1e-05` becomes `1.0e-05`.
+std::string number(double v) {
+  if (std::isnan(v))
+    return ".nan";
+  if (std::isinf(v))
+    return v > 0 ? ".inf" : "-.inf";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
+  std::string text(buffer, result.ptr);
+  const std::size_t e = text.find('e');
+  if (e != std::string::npos && text.find('.') == std::string::npos)
+    text.insert(e, ".0");
+  return text;
+}
+
+void writeQuotes(Document &doc, const std::vector<Quote> &quotes) {
+  if (quotes.empty()) {
+    doc.raw(0, "quotes", "[]");
+    return;
+  }
+  doc.open(0, "quotes");
+  for (const Quote &q : quotes) {
+    doc.item();
+    doc.scalar(4, "file", q.file, ScalarStyle::Plain);
+    doc.raw(4, "lines", lineRange(q.lines));
+    doc.scalar(4, "label", q.label, ScalarStyle::Quoted);
+    doc.scalar(4, "text", q.text, ScalarStyle::Block);
+  }
+}
+
+void writeFindings(Document &doc, const std::vector<rules::Finding> &findings) {
+  if (findings.empty()) {
+    doc.raw(2, "findings", "[]");
+    return;
+  }
+  doc.open(2, "findings");
+  for (const rules::Finding &f : findings) {
+    doc.item();
+    doc.scalar(6, "rule", f.rule, ScalarStyle::Plain);
+    doc.scalar(6, "name", f.name, ScalarStyle::Plain);
+    doc.scalar(6, "category", f.category, ScalarStyle::Plain);
+    doc.scalar(6, "verdict_class", rules::verdictClassName(f.verdict), ScalarStyle::Plain);
+    doc.scalar(6, "confidence", rules::confidenceName(f.confidence), ScalarStyle::Plain);
+    doc.raw(6, "lines", lineRange(f.lines));
+    doc.scalar(6, "file", f.file, ScalarStyle::Plain);
+    doc.scalar(6, "message", f.message, ScalarStyle::Quoted);
+    doc.scalar(6, "evidence", f.evidence, ScalarStyle::Multiline);
+  }
+}
+
+void writeSkipped(Document &doc, const std::vector<rules::SkippedRule> &skipped) {
+  if (skipped.empty()) {
+    doc.raw(2, "skipped", "[]");
+    return;
+  }
+  doc.open(2, "skipped");
+  for (const rules::SkippedRule &s : skipped) {
+    doc.item();
+    doc.scalar(6, "rule", s.rule, ScalarStyle::Plain);
+    doc.scalar(6, "reason", s.reason, ScalarStyle::Quoted);
+  }
+}
+
+void writeDiagnostics(Document &doc, const std::vector<Diagnostic> &diagnostics) {
+  if (diagnostics.empty()) {
+    doc.raw(2, "diagnostics", "[]");
+    return;
+  }
+  doc.open(2, "diagnostics");
+  for (const Diagnostic &d : diagnostics) {
+    doc.item();
+    doc.scalar(6, "severity", severityName(d.severity), ScalarStyle::Plain);
+    doc.scalar(6, "code", d.code, ScalarStyle::Plain);
+    doc.scalar(6, "message", d.message, ScalarStyle::Quoted);
+    doc.scalar(6, "file", d.file, ScalarStyle::Plain);
+    doc.raw(6, "lines", lineRange(d.lines));
+  }
+}
+
+void writeEmbeddedSources(Document &doc, const std::vector<EmbeddedSourceInfo> &sources) {
+  if (sources.empty()) {
+    doc.raw(2, "embedded_sources", "[]");
+    return;
+  }
+  doc.open(2, "embedded_sources");
+  for (const EmbeddedSourceInfo &s : sources) {
+    doc.item();
+    doc.scalar(6, "origin", s.origin, ScalarStyle::Quoted);
+    doc.scalar(6, "language", s.language, ScalarStyle::Plain);
+    doc.raw(6, "lines", lineRange(s.lines));
+    doc.raw(6, "line_count", std::to_string(s.lineCount));
+    doc.raw(6, "complete", s.complete ? "true" : "false");
+  }
+}
+
+void writeKbaudit(Document &doc, const KbauditBlock &k) {
+  doc.open(0, "kbaudit");
+  doc.scalar(2, "version", k.version, ScalarStyle::Plain);
+  // Quoted always: a hex digest is plain or quoted depending on its first digit otherwise.
+  doc.scalar(2, "content_sha256", k.contentSha256, ScalarStyle::Quoted);
+  if (k.problemDir.empty() && k.problemPrecision.empty()) {
+    doc.raw(2, "problem", "null");
+  } else {
+    doc.open(2, "problem");
+    doc.scalar(4, "dir", k.problemDir, ScalarStyle::Plain);
+    doc.scalar(4, "precision", k.problemPrecision, ScalarStyle::Plain);
+  }
+  writeFindings(doc, k.findings);
+  writeSkipped(doc, k.skipped);
+  writeDiagnostics(doc, k.diagnostics);
+  writeEmbeddedSources(doc, k.embeddedSources);
+}
+
+} // namespace
+
+std::string toYaml(const Annotation &a) {
+  Document doc;
+  doc.scalar(0, "run_id", a.runId, ScalarStyle::Plain);
+  doc.scalar(0, "model", a.model, ScalarStyle::Plain);
+  doc.scalar(0, "harness", a.harness, ScalarStyle::Plain);
+  doc.scalar(0, "effort", a.effort, ScalarStyle::Plain);
+  doc.scalar(0, "problem", a.problem, ScalarStyle::Plain);
+  doc.raw(0, "peak_fraction", a.peakFraction ? number(*a.peakFraction) : "null");
+  doc.blankLine();
+  doc.scalar(0, "verdict", a.verdict, ScalarStyle::Plain);
+  doc.blankLine();
+  doc.scalar(0, "summary", a.summary, ScalarStyle::Block);
+  doc.blankLine();
+  writeQuotes(doc, a.quotes);
+  doc.blankLine();
+  // The schema requires an implication for every verdict but `clean`; an empty one is still
+  // written there so a reader sees the gap instead of a missing key.
+  if (!a.implication.empty() || a.verdict != "clean") {
+    doc.scalar(0, "implication", a.implication, ScalarStyle::Block);
+    doc.blankLine();
+  }
+  writeKbaudit(doc, a.kbaudit);
+  return doc.take();
+}
+
 } // namespace kbaudit::annotations
