@@ -140,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "syntax-error"},
         BadInput{"broken_syntax", "import torch\nclass ModelNew(torch.nn.Module:\n    def forward(self, x)\n        return x +\n",
                  cli::kExitClean, "syntax-error"}),
-    [](const auto &info) { return std::string(info.param.name); });
+    [](const auto &p) { return std::string(p.param.name); });
 
 TEST(Cli, AuditWritesOneAnnotationPerRunAndSurvivesBadRuns) {
   TempDir runs, out;
@@ -170,8 +170,9 @@ TEST(Cli, AuditWritesOneAnnotationPerRunAndSurvivesBadRuns) {
     const YAML::Node y = YAML::LoadFile((out / (id + ".yaml")).string());
     EXPECT_EQ(y["run_id"].as<std::string>(), id);
     EXPECT_EQ(y["verdict"].as<std::string>(), verdict) << id;
-    if (verdict != "clean")
+    if (verdict != "clean") {
       EXPECT_FALSE(y["implication"].as<std::string>().empty()) << id;
+    }
   }
   const YAML::Node b = YAML::LoadFile((out / "20260101_000001_h_model-b_01_x.yaml").string());
   EXPECT_EQ(b["harness"].as<std::string>(), "h");

@@ -60,8 +60,9 @@ TEST(CorpusAudit, EveryRunGetsACompleteAnnotationWithExactQuotes) {
       EXPECT_TRUE(y[field].IsDefined()) << id << " lacks " << field;
     EXPECT_EQ(y["run_id"].as<std::string>(), id);
     const std::string verdict = y["verdict"].as<std::string>();
-    if (verdict != "clean")
+    if (verdict != "clean") {
       EXPECT_FALSE(y["implication"].as<std::string>("").empty()) << id;
+    }
 
     const std::vector<std::string> lines = fileLines(readFile(entry.path() / "solution.py"));
     for (const auto &q : y["quotes"]) {
