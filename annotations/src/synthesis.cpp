@@ -148,7 +148,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
     if (!r.valid() || std::any_of(quoted.begin(), quoted.end(), [&](const LineRange &q) { return q.overlaps(r); }))
       continue;
     quoted.push_back(r);
-    a.quotes.push_back(Quote{"solution.py", r, f->rule + " " + f->name + ": " + f->message,
+    a.quotes.push_back(Quote{"solution.py", r, f->rule + " " + f->name,
                              facts.source.lines(r.begin, r.end)});
   }
   return a;

@@ -136,7 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0", 12), cli::kExitUsage, "binary-file"},
         // Python would not import these, but what parses is still audited (a wrapper is flagged).
         BadInput{"non_utf8", std::string(kWrapper) + "# caf\xe9\n", cli::kExitFlagged, "invalid-utf8"},
-        BadInput{"truncated", std::string(kWrapper).substr(0, std::string(kWrapper).size() - 9), cli::kExitFlagged,
+        BadInput{"truncated", std::string(kWrapper).substr(0, std::string(kWrapper).size() - 4), cli::kExitFlagged,
                  "syntax-error"},
         BadInput{"broken_syntax", "import torch\nclass ModelNew(torch.nn.Module:\n    def forward(self, x)\n        return x +\n",
                  cli::kExitClean, "syntax-error"}),

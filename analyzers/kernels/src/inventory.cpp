@@ -99,6 +99,9 @@ public:
     }
     for (const embed::ExtensionCall &c : embedded.calls)
       extensionCallsIn_[c.function].push_back(&c);
+    for (std::size_t i = 0; i < inv.kernels.size(); ++i)
+      if (inv.kernels[i].kind == KernelKind::Triton || inv.kernels[i].kind == KernelKind::PythonDsl)
+        pythonKernels_[std::string(lastSegment(inv.kernels[i].name))].push_back(i);
   }
 
   void run() {
@@ -146,13 +149,17 @@ private:
     }
   }
 
-  void reachKernelNamed(std::string_view name) {
-    for (Kernel &k : inv_.kernels)
-      if ((k.kind == KernelKind::Triton || k.kind == KernelKind::PythonDsl) &&
-          (k.name == name || lastSegment(k.name) == name)) {
-        k.reachedFromForward = true;
-        visit(k.name); // kernels call @jit helpers
-      }
+  void reachKernelNamed(const std::string &name) {
+    auto it = pythonKernels_.find(std::string(lastSegment(name)));
+    if (it == pythonKernels_.end())
+      return;
+    for (std::size_t i : it->second) {
+      Kernel &k = inv_.kernels[i];
+      if (k.name != name && lastSegment(k.name) != name)
+        continue;
+      k.reachedFromForward = true;
+      visit(k.name); // kernels call @jit helpers
+    }
   }
 
   void reachModule(int module) {
@@ -168,7 +175,8 @@ private:
   /// A name used as a callee or passed along: a function, a class, a kernel, or a name
   /// bound to one of those.
   void follow(const std::string &name, const std::string &fromClass, int depth = 0) {
-    if (name.empty() || depth > 3)
+    // Each (name, class) is resolved once: the walk is linear in the facts, not in paths.
+    if (name.empty() || depth > 3 || !followed_.insert(fromClass + "\n" + name).second)
       return;
     reachKernelNamed(name);
     if (functions_.count(name)) {
@@ -250,7 +258,9 @@ private:
   std::map<std::string, std::vector<const py::Expr *>> selfAttrValues_;
   std::map<std::string, std::vector<const py::Expr *>> nameValues_;
   std::map<std::string, std::vector<const embed::ExtensionCall *>> extensionCallsIn_;
+  std::map<std::string, std::vector<std::size_t>> pythonKernels_;
   std::set<std::string> visited_;
+  std::set<std::string> followed_;
   std::deque<std::string> queue_;
 };
 
