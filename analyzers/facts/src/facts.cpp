@@ -1,5 +1,6 @@
 #include "kbaudit/facts.h"
 
+#include "kbaudit/embed/bundle.h"
 #include "kbaudit/python/frontend.h"
 
 namespace kbaudit {
@@ -16,8 +17,12 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
     return facts;
-  facts.python = py::analyze(facts.source.text());
-  facts.embedded = embed::extract(facts.python, solutionDir);
+  // Archived runs append their sidecar files to solution.py; only the part before the
+  // first banner is Python, and the appended files are sources on known lines.
+  const std::string_view text = facts.source.text();
+  const embed::Bundle bundle = embed::splitBundle(text);
+  facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
+  facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
   facts.kernels = kernels::buildInventory(facts.python, facts.embedded);
   return facts;
 }

@@ -3,6 +3,7 @@
 // C++/CUDA sources a solution hands to a compiler at run time, recovered from the Python
 // facts and mapped line by line back to solution.py (or to a sidecar file).
 
+#include "kbaudit/embed/bundle.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/source/diagnostic.h"
 #include "kbaudit/source/line_range.h"
@@ -38,6 +39,9 @@ struct EmbeddedSource {
   int module = -1;
   /// The Python expression that produced it (the load_inline call, the write call).
   LineRange origin_lines;
+  /// LoadSidecar: the file's path relative to the solution directory. WrittenFile: the
+  /// path the solution writes to, as far as it is static ("" when unknown).
+  std::string path;
 
   /// solution.py line of 1-indexed embedded line `line` (0 when unknown).
   unsigned mapLine(unsigned line) const {
@@ -73,8 +77,10 @@ struct EmbedFacts {
 };
 
 /// Recovers the embedded sources. `solutionDir` is where sidecar files are looked up
-/// (empty: no sidecars read).
-EmbedFacts extract(const py::PythonFacts &facts, const std::filesystem::path &solutionDir = {});
+/// (empty: no sidecars read). `bundled` are sidecars appended to solution.py (see
+/// bundle.h); they are found before the directory is looked at, and map to solution.py.
+EmbedFacts extract(const py::PythonFacts &facts, const std::filesystem::path &solutionDir = {},
+                   const std::vector<BundledFile> &bundled = {});
 
 const char *originName(Origin o);
 
