@@ -1,9 +1,50 @@
 #include "kbaudit/python/frontend.h"
 
+#include "evaluator.h"
+#include "extractor.h"
+#include "parse.h"
+#include "resolver.h"
+#include "scope.h"
+
 namespace kbaudit::py {
-// Placeholder until the tree-sitter front end lands.
-PythonFacts analyze(std::string_view) { return {}; }
-std::string PythonFacts::resolve(std::string_view dotted) const { return std::string(dotted); }
-const Function *PythonFacts::findFunction(std::string_view) const { return nullptr; }
-const Class *PythonFacts::findClass(std::string_view) const { return nullptr; }
+
+PythonFacts analyze(std::string_view source) {
+  PythonFacts facts;
+  try {
+    ParseResult parsed = parse(source);
+    facts.diagnostics = std::move(parsed.diagnostics);
+    if (!parsed.tree)
+      return facts;
+    // After a repair the tree indexes the repaired text (same offsets, error lines blanked).
+    llvm::StringRef src = parsed.repaired.empty() ? llvm::StringRef(source.data(), source.size())
+                                                  : llvm::StringRef(parsed.repaired);
+    TSNode root = ts_tree_root_node(parsed.tree.get());
+    bool reported = false;
+    auto tooDeep = [&](TSNode n) {
+      if (reported)
+        return;
+      reported = true;
+      Diagnostic d;
+      d.severity = Diagnostic::Severity::Warning;
+      d.code = "nesting-too-deep";
+      d.message = "statements nested deeper than " + std::to_string(kMaxDepth) + " levels at line " +
+                  std::to_string(ts::firstLine(n)) + " were not analysed";
+      d.lines = ts::lines(n);
+      facts.diagnostics.push_back(std::move(d));
+    };
+    ScopeTable table = buildScopes(root, src, tooDeep);
+    Resolver resolver(table, src);
+    Evaluator evaluator(table, resolver, src);
+    Extractor(src, table, resolver, evaluator, facts).run(root);
+  } catch (const std::exception &e) {
+    // Out of memory or a bug: report it as a diagnostic rather than take the audit down.
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::Error;
+    d.code = "python-frontend-failure";
+    d.message = std::string("the Python front end failed: ") + e.what();
+    facts.diagnostics.push_back(std::move(d));
+  }
+  return facts;
+}
+
 } // namespace kbaudit::py

@@ -1,0 +1,88 @@
+#pragma once
+
+// Pass 2: one walk over the tree that turns nodes into facts. Statement handlers live in
+// extract_statements.cpp, expression handlers in extract_expressions.cpp.
+
+#include "evaluator.h"
+#include "expr_summary.h"
+#include "resolver.h"
+#include "scope.h"
+
+#include "kbaudit/python/facts.h"
+
+#include <llvm/ADT/StringSet.h>
+
+namespace kbaudit::py {
+
+class Extractor {
+public:
+  Extractor(llvm::StringRef src, const ScopeTable &table, Resolver &resolver, Evaluator &eval, PythonFacts &out);
+
+  void run(TSNode root);
+
+private:
+  /// Where the walk is: the scope names resolve in and the def facts are attributed to.
+  struct Frame {
+    int scope = 0;
+    llvm::StringRef function; ///< qualname of the enclosing def, "" outside defs
+    llvm::StringRef selfName; ///< "self" in methods and closures inside them
+    int classScope = -1;      ///< class of the enclosing method (CallCounter)
+    TSNode docstring{};       ///< docstring node of the body being walked
+  };
+  enum class Access { Read, Write, ReadWrite };
+
+  llvm::StringRef src_;
+  const ScopeTable &table_;
+  Resolver &resolver_;
+  Evaluator &eval_;
+  ExprSummarizer summarizer_;
+  PythonFacts &out_;
+  llvm::StringSet<> tritonKernels_;
+  /// Comparisons enclosing the node being visited: IdentityCheck text quotes them.
+  std::vector<TSNode> comparisons_;
+  bool reportedTooDeep_ = false;
+
+  llvm::StringRef text(TSNode n) const { return ts::text(n, src_); }
+  Expr summarize(TSNode n, const Frame &f) { return summarizer_.summarize(n, f.scope); }
+  void findTritonKernels();
+  void tooDeep(TSNode n);
+
+  void visit(TSNode n, const Frame &f, unsigned depth);
+  void visitChildren(TSNode n, const Frame &f, unsigned depth);
+
+  // extract_statements.cpp
+  void imports(TSNode n, const Frame &f);
+  void definition(TSNode def, TSNode outer, const ts::Children &decorators, const Frame &f, unsigned depth);
+  void functionDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f, unsigned depth);
+  void classDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f, unsigned depth);
+  void parameters(TSNode params, const Frame &f, unsigned depth);
+  void assignment(TSNode n, const Frame &f, unsigned depth);
+  void augmented(TSNode n, const Frame &f, unsigned depth);
+  void walrus(TSNode n, const Frame &f, unsigned depth);
+  void withStatement(TSNode n, const Frame &f, unsigned depth);
+  void forStatement(TSNode n, const Frame &f, unsigned depth);
+  void emitTargets(TSNode target, TSNode value, const Expr &valueExpr, llvm::StringRef op, TSNode stmt,
+                   const Frame &f);
+  void emitAssignment(TSNode target, const Expr &value, llvm::StringRef op, TSNode stmt, const Frame &f);
+  void visitTarget(TSNode t, const Frame &f, unsigned depth, Access access);
+  void ifStatement(TSNode n, const Frame &f, unsigned depth);
+  void branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f);
+  void tryStatement(TSNode n, const Frame &f, unsigned depth);
+  static TSNode docstringOf(TSNode block);
+
+  // extract_expressions.cpp
+  void call(TSNode n, const Frame &f, unsigned depth);
+  bool isLaunch(TSNode kernel, TSNode index) const;
+  void setattrCall(TSNode n, const Call &c, const Frame &f);
+  void chain(TSNode n, const Frame &f, unsigned depth, Access access);
+  void comparison(TSNode n, const Frame &f, unsigned depth);
+  void stringNode(TSNode n, const Frame &f, unsigned depth);
+  void maybeStringConstant(TSNode n, const Frame &f);
+  void selfAccess(llvm::StringRef attr, Access access, TSNode at, const Frame &f);
+  void identity(llvm::StringRef kind, TSNode at, const Frame &f);
+};
+
+/// Drops NameRefs that repeat on a line or are a dotted prefix of another on the same line.
+void dedupeNameRefs(std::vector<NameRef> &refs);
+
+} // namespace kbaudit::py

@@ -1,0 +1,126 @@
+#include "resolver.h"
+
+#include "string_literal.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
+
+namespace kbaudit::py {
+
+using ts::K;
+
+namespace {
+constexpr unsigned kMaxAliasDepth = 16;
+
+} // namespace
+
+std::optional<std::string> Resolver::importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth) {
+  if (depth > kMaxAliasDepth)
+    return std::nullopt;
+  std::optional<std::string> found;
+  table_.lookup(name, scope, pos, [&](const Binding &b) {
+    if (b.parameter)
+      return true; // `def f(F): F.relu(x)`: the parameter hides any module F
+    if (b.kind == Binding::Kind::Import) {
+      found = b.target;
+      return true;
+    }
+    if (b.kind == Binding::Kind::Value) {
+      if (auto a = aliasOf(b, depth + 1)) {
+        found = std::move(a);
+        return true;
+      }
+    }
+    return false;
+  });
+  return found;
+}
+
+std::optional<std::string> Resolver::aliasOf(const Binding &b, unsigned depth) {
+  auto memo = aliasMemo_.find(&b);
+  if (memo != aliasMemo_.end())
+    return memo->second;
+  // Break cycles: a binding being resolved is not an alias while it is being resolved.
+  aliasMemo_[&b] = std::nullopt;
+  std::optional<std::string> result;
+  TSNode v = ts::unparen(b.value);
+  switch (ts::kind(v)) {
+  case K::Identifier:
+  case K::Attribute: {
+    Resolution r = resolve(v, b.scope, depth + 1);
+    if (r.pure && r.throughImport)
+      result = r.resolved;
+    break;
+  }
+  case K::Call: {
+    Resolution fn = resolve(ts::field(v, ts::F::Function), b.scope, depth + 1);
+    bool importModule = fn.resolved == "importlib.import_module";
+    bool dunderImport = isBuiltinCall(fn, "__import__");
+    if (!importModule && !dunderImport)
+      break;
+    ts::Children args = ts::namedChildren(ts::field(v, ts::F::Arguments));
+    if (args.empty() || ts::kind(args[0]) != K::String)
+      break;
+    StringValue name = decodeString(args[0], src_, [](TSNode, StringValue &, unsigned) { return false; });
+    if (!name.complete || name.value.empty())
+      break;
+    // __import__("a.b") returns the top-level package `a`.
+    result = dunderImport ? llvm::StringRef(name.value).split('.').first.str() : name.value;
+    break;
+  }
+  default:
+    break;
+  }
+  aliasMemo_[&b] = result;
+  return result;
+}
+
+Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
+  Resolution r;
+  TSNode n = ts::unparen(expr);
+  // Walk down to the head of the chain, remembering each step: ".name", "(...)", "[...]".
+  llvm::SmallVector<std::string, 8> steps;
+  bool pure = true;
+  TSNode cur = n;
+  for (unsigned guard = 0; guard < 512; ++guard) {
+    K k = ts::kind(cur);
+    if (k == K::Attribute) {
+      steps.push_back("." + ts::text(ts::field(cur, ts::F::AttributeF), src_).str());
+      cur = ts::field(cur, ts::F::Object);
+    } else if (k == K::Call) {
+      pure = false;
+      TSNode args = ts::field(cur, ts::F::Arguments);
+      steps.push_back(ts::namedChildren(args).empty() && ts::kind(args) == K::ArgumentList ? "()" : "(...)");
+      cur = ts::field(cur, ts::F::Function);
+    } else if (k == K::Subscript) {
+      pure = false;
+      steps.push_back("[...]");
+      cur = ts::field(cur, ts::F::Value);
+    } else if (k == K::ParenthesizedExpression) {
+      TSNode inner = ts::unparen(cur);
+      if (ts::kind(inner) == K::ParenthesizedExpression)
+        break;
+      cur = inner;
+    } else {
+      break;
+    }
+  }
+  if (ts::kind(cur) != K::Identifier) {
+    r.resolved = ts::truncated(ts::text(n, src_));
+    return r;
+  }
+  llvm::StringRef head = ts::text(cur, src_);
+  r.pure = pure;
+  std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth);
+  r.throughImport = target.has_value();
+  r.resolved = target ? *target : head.str();
+  // Impure chains abbreviate arguments and indices ("torch.randn(...).cuda"): rules match
+  // on the shape of the chain, and the text as written is kept elsewhere.
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+    r.resolved += *it;
+  if (r.resolved.size() > 512)
+    r.resolved = ts::truncated(r.resolved);
+  return r;
+}
+
+} // namespace kbaudit::py

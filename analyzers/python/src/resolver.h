@@ -1,0 +1,46 @@
+#pragma once
+
+// Alias resolution: a name or attribute chain as written -> the dotted name it denotes
+// through imports ("F.linear" -> "torch.nn.functional.linear"). Module aliases made by
+// plain assignment (`cpp = torch.utils.cpp_extension`) and importlib.import_module("x")
+// count as imports too, since hiding an import behind them is cheap.
+
+#include "scope.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace kbaudit::py {
+
+struct Resolution {
+  std::string resolved;      ///< dotted name after alias resolution (or the text as written)
+  bool throughImport = false; ///< the head name is bound by an import
+  bool pure = false;          ///< the expression is a plain name/attribute chain
+};
+
+class Resolver {
+public:
+  Resolver(const ScopeTable &table, llvm::StringRef src) : table_(table), src_(src) {}
+
+  /// Resolves an identifier or attribute chain; also a call/subscript chain that starts
+  /// with a name, rendered with abbreviated arguments: `F.pad(x, p).cuda` ->
+  /// "torch.nn.functional.pad(...).cuda", `k[grid]` -> "k[...]".
+  Resolution resolve(TSNode expr, int scope, unsigned depth = 0);
+  /// Import target of `name` as seen at `pos` in `scope`, if it is bound by an import.
+  std::optional<std::string> importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth = 0);
+
+private:
+  const ScopeTable &table_;
+  llvm::StringRef src_;
+  std::unordered_map<const Binding *, std::optional<std::string>> aliasMemo_;
+
+  std::optional<std::string> aliasOf(const Binding &b, unsigned depth);
+};
+
+/// Builtin-looking callee: resolves to `name` itself (not imported, not redefined).
+inline bool isBuiltinCall(const Resolution &r, llvm::StringRef name) {
+  return r.pure && !r.throughImport && r.resolved == name;
+}
+
+} // namespace kbaudit::py

@@ -1,0 +1,235 @@
+#include "tree.h"
+
+#include <array>
+#include <vector>
+
+namespace kbaudit::py::ts {
+namespace {
+
+struct KindName {
+  K kind;
+  const char *name;
+};
+
+constexpr KindName kKindNames[] = {
+    {K::Error, "ERROR"},
+    {K::Module, "module"},
+    {K::Block, "block"},
+    {K::Comment, "comment"},
+    {K::ExpressionStatement, "expression_statement"},
+    {K::ImportStatement, "import_statement"},
+    {K::ImportFromStatement, "import_from_statement"},
+    {K::FutureImportStatement, "future_import_statement"},
+    {K::AliasedImport, "aliased_import"},
+    {K::DottedName, "dotted_name"},
+    {K::RelativeImport, "relative_import"},
+    {K::ImportPrefix, "import_prefix"},
+    {K::WildcardImport, "wildcard_import"},
+    {K::FunctionDefinition, "function_definition"},
+    {K::ClassDefinition, "class_definition"},
+    {K::DecoratedDefinition, "decorated_definition"},
+    {K::Decorator, "decorator"},
+    {K::Parameters, "parameters"},
+    {K::LambdaParameters, "lambda_parameters"},
+    {K::DefaultParameter, "default_parameter"},
+    {K::TypedParameter, "typed_parameter"},
+    {K::TypedDefaultParameter, "typed_default_parameter"},
+    {K::ListSplatPattern, "list_splat_pattern"},
+    {K::DictionarySplatPattern, "dictionary_splat_pattern"},
+    {K::IfStatement, "if_statement"},
+    {K::ElifClause, "elif_clause"},
+    {K::ElseClause, "else_clause"},
+    {K::WhileStatement, "while_statement"},
+    {K::ForStatement, "for_statement"},
+    {K::TryStatement, "try_statement"},
+    {K::ExceptClause, "except_clause"},
+    {K::ExceptGroupClause, "except_group_clause"},
+    {K::FinallyClause, "finally_clause"},
+    {K::WithStatement, "with_statement"},
+    {K::WithClause, "with_clause"},
+    {K::WithItem, "with_item"},
+    {K::MatchStatement, "match_statement"},
+    {K::CaseClause, "case_clause"},
+    {K::AssertStatement, "assert_statement"},
+    {K::RaiseStatement, "raise_statement"},
+    {K::ReturnStatement, "return_statement"},
+    {K::GlobalStatement, "global_statement"},
+    {K::NonlocalStatement, "nonlocal_statement"},
+    {K::DeleteStatement, "delete_statement"},
+    {K::Assignment, "assignment"},
+    {K::AugmentedAssignment, "augmented_assignment"},
+    {K::NamedExpression, "named_expression"},
+    {K::Identifier, "identifier"},
+    {K::Attribute, "attribute"},
+    {K::Call, "call"},
+    {K::ArgumentList, "argument_list"},
+    {K::KeywordArgument, "keyword_argument"},
+    {K::ListSplat, "list_splat"},
+    {K::DictionarySplat, "dictionary_splat"},
+    {K::Subscript, "subscript"},
+    {K::Slice, "slice"},
+    {K::String, "string"},
+    {K::StringStart, "string_start"},
+    {K::StringContent, "string_content"},
+    {K::StringEnd, "string_end"},
+    {K::Interpolation, "interpolation"},
+    {K::FormatSpecifier, "format_specifier"},
+    {K::FormatExpression, "format_expression"},
+    {K::TypeConversion, "type_conversion"},
+    {K::ConcatenatedString, "concatenated_string"},
+    {K::Integer, "integer"},
+    {K::Float, "float"},
+    {K::True, "true"},
+    {K::False, "false"},
+    {K::None, "none"},
+    {K::Ellipsis, "ellipsis"},
+    {K::List, "list"},
+    {K::Tuple, "tuple"},
+    {K::Set, "set"},
+    {K::Dictionary, "dictionary"},
+    {K::Pair, "pair"},
+    {K::ParenthesizedExpression, "parenthesized_expression"},
+    {K::ExpressionList, "expression_list"},
+    {K::PatternList, "pattern_list"},
+    {K::TuplePattern, "tuple_pattern"},
+    {K::ListPattern, "list_pattern"},
+    {K::BinaryOperator, "binary_operator"},
+    {K::UnaryOperator, "unary_operator"},
+    {K::NotOperator, "not_operator"},
+    {K::ComparisonOperator, "comparison_operator"},
+    {K::BooleanOperator, "boolean_operator"},
+    {K::ConditionalExpression, "conditional_expression"},
+    {K::Lambda, "lambda"},
+    {K::Await, "await"},
+    {K::AsPattern, "as_pattern"},
+    {K::AsPatternTarget, "as_pattern_target"},
+    {K::GeneratorExpression, "generator_expression"},
+    {K::ListComprehension, "list_comprehension"},
+    {K::SetComprehension, "set_comprehension"},
+    {K::DictionaryComprehension, "dictionary_comprehension"},
+    {K::Type, "type"},
+};
+
+constexpr std::array<const char *, static_cast<size_t>(F::Count_)> kFieldNames = {
+    "name", "value", "left", "right", "operator", "function", "arguments", "object", "attribute",
+    "body", "condition", "consequence", "alternative", "parameters", "superclasses", "definition",
+    "subject", "module_name", "alias", "expression", "format_specifier", "type_conversion",
+    "subscript", "argument", "type", "return_type"};
+
+struct Tables {
+  std::vector<K> kinds; // indexed by TSSymbol
+  std::array<TSFieldId, static_cast<size_t>(F::Count_)> fields{};
+
+  Tables() {
+    const TSLanguage *lang = tree_sitter_python();
+    uint32_t count = ts_language_symbol_count(lang);
+    kinds.assign(count, K::Other);
+    // Map by name rather than by ts_language_symbol_for_name: aliased symbols (e.g. the
+    // soft keywords surfacing as `identifier`) have distinct ids with the same name.
+    for (uint32_t s = 0; s < count; ++s) {
+      if (ts_language_symbol_type(lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular)
+        continue;
+      llvm::StringRef name = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
+      for (const auto &kn : kKindNames)
+        if (name == kn.name) {
+          kinds[s] = kn.kind;
+          break;
+        }
+    }
+    for (size_t i = 0; i < kFieldNames.size(); ++i)
+      fields[i] = ts_language_field_id_for_name(lang, kFieldNames[i],
+                                                static_cast<uint32_t>(std::char_traits<char>::length(kFieldNames[i])));
+  }
+};
+
+const Tables &tables() {
+  static const Tables t;
+  return t;
+}
+
+// One cursor per thread, reset for every child listing: creating a cursor allocates.
+struct CursorHolder {
+  TSTreeCursor cursor;
+  bool live = false;
+  ~CursorHolder() {
+    if (live)
+      ts_tree_cursor_delete(&cursor);
+  }
+  TSTreeCursor &at(TSNode n) {
+    if (!live) {
+      cursor = ts_tree_cursor_new(n);
+      live = true;
+    } else {
+      ts_tree_cursor_reset(&cursor, n);
+    }
+    return cursor;
+  }
+};
+
+thread_local CursorHolder tlCursor;
+
+template <bool NamedOnly> Children listChildren(TSNode n) {
+  Children out;
+  if (ts_node_is_null(n) || ts_node_child_count(n) == 0)
+    return out;
+  TSTreeCursor &c = tlCursor.at(n);
+  if (!ts_tree_cursor_goto_first_child(&c))
+    return out;
+  do {
+    TSNode child = ts_tree_cursor_current_node(&c);
+    if constexpr (NamedOnly) {
+      if (!ts_node_is_named(child) || kind(child) == K::Comment)
+        continue;
+    }
+    out.push_back(child);
+  } while (ts_tree_cursor_goto_next_sibling(&c));
+  return out;
+}
+
+} // namespace
+
+K kind(TSNode n) {
+  if (ts_node_is_null(n))
+    return K::Other;
+  TSSymbol s = ts_node_symbol(n);
+  if (s == static_cast<TSSymbol>(-1))
+    return K::Error;
+  const auto &k = tables().kinds;
+  return s < k.size() ? k[s] : K::Other;
+}
+
+TSNode field(TSNode n, F f) {
+  if (ts_node_is_null(n))
+    return n;
+  TSFieldId id = tables().fields[static_cast<size_t>(f)];
+  if (id == 0) {
+    TSNode null{};
+    return null;
+  }
+  return ts_node_child_by_field_id(n, id);
+}
+
+Children children(TSNode n) { return listChildren<false>(n); }
+Children namedChildren(TSNode n) { return listChildren<true>(n); }
+
+std::string truncated(llvm::StringRef s, size_t max) {
+  if (s.size() <= max)
+    return s.str();
+  size_t cut = max;
+  // Back up over UTF-8 continuation bytes so the result stays valid.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.take_front(cut).str();
+}
+
+TSNode unparen(TSNode n, unsigned limit) {
+  while (limit-- > 0 && kind(n) == K::ParenthesizedExpression) {
+    Children c = namedChildren(n);
+    if (c.size() != 1)
+      break;
+    n = c[0];
+  }
+  return n;
+}
+
+} // namespace kbaudit::py::ts

@@ -1,0 +1,193 @@
+#pragma once
+
+// Thin helpers over tree-sitter nodes: node kinds as an enum (one table lookup instead of
+// strcmp), field access by precomputed id, and child lists built with a cursor, because
+// ts_node_child(i) and ts_node_next_sibling are linear in the number of siblings and
+// would make wide modules quadratic.
+
+#include "kbaudit/source/line_range.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+extern "C" const TSLanguage *tree_sitter_python();
+
+namespace kbaudit::py::ts {
+
+enum class K : uint8_t {
+  Other,
+  Error,
+  Module,
+  Block,
+  Comment,
+  // statements
+  ExpressionStatement,
+  ImportStatement,
+  ImportFromStatement,
+  FutureImportStatement,
+  AliasedImport,
+  DottedName,
+  RelativeImport,
+  ImportPrefix,
+  WildcardImport,
+  FunctionDefinition,
+  ClassDefinition,
+  DecoratedDefinition,
+  Decorator,
+  Parameters,
+  LambdaParameters,
+  DefaultParameter,
+  TypedParameter,
+  TypedDefaultParameter,
+  ListSplatPattern,
+  DictionarySplatPattern,
+  IfStatement,
+  ElifClause,
+  ElseClause,
+  WhileStatement,
+  ForStatement,
+  TryStatement,
+  ExceptClause,
+  ExceptGroupClause,
+  FinallyClause,
+  WithStatement,
+  WithClause,
+  WithItem,
+  MatchStatement,
+  CaseClause,
+  AssertStatement,
+  RaiseStatement,
+  ReturnStatement,
+  GlobalStatement,
+  NonlocalStatement,
+  DeleteStatement,
+  // expressions
+  Assignment,
+  AugmentedAssignment,
+  NamedExpression,
+  Identifier,
+  Attribute,
+  Call,
+  ArgumentList,
+  KeywordArgument,
+  ListSplat,
+  DictionarySplat,
+  Subscript,
+  Slice,
+  String,
+  StringStart,
+  StringContent,
+  StringEnd,
+  Interpolation,
+  FormatSpecifier,
+  FormatExpression,
+  TypeConversion,
+  ConcatenatedString,
+  Integer,
+  Float,
+  True,
+  False,
+  None,
+  Ellipsis,
+  List,
+  Tuple,
+  Set,
+  Dictionary,
+  Pair,
+  ParenthesizedExpression,
+  ExpressionList,
+  PatternList,
+  TuplePattern,
+  ListPattern,
+  BinaryOperator,
+  UnaryOperator,
+  NotOperator,
+  ComparisonOperator,
+  BooleanOperator,
+  ConditionalExpression,
+  Lambda,
+  Await,
+  AsPattern,
+  AsPatternTarget,
+  GeneratorExpression,
+  ListComprehension,
+  SetComprehension,
+  DictionaryComprehension,
+  Type,
+  Count_
+};
+
+/// Kind of a node; anonymous tokens ("is", "+", "(") are K::Other, use tokenType() for those.
+K kind(TSNode n);
+/// The grammar's type name, for anonymous tokens such as operators ("is not", "+=").
+inline std::string_view tokenType(TSNode n) { return ts_node_is_null(n) ? std::string_view() : ts_node_type(n); }
+
+enum class F : uint8_t {
+  Name, Value, Left, Right, Operator, Function, Arguments, Object, AttributeF, Body,
+  Condition, Consequence, Alternative, Parameters, Superclasses, Definition, Subject,
+  ModuleName, Alias, Expression, FormatSpecifier, TypeConversion, Subscript, Argument,
+  Type, ReturnType, Count_
+};
+TSNode field(TSNode n, F f);
+
+// Every helper accepts a null node (an absent field in an ERROR-recovered tree): the
+// tree-sitter accessors dereference it.
+inline bool isNull(TSNode n) { return ts_node_is_null(n); }
+inline uint32_t startByte(TSNode n) { return isNull(n) ? 0 : ts_node_start_byte(n); }
+inline uint32_t endByte(TSNode n) { return isNull(n) ? 0 : ts_node_end_byte(n); }
+inline unsigned firstLine(TSNode n) { return isNull(n) ? 0 : ts_node_start_point(n).row + 1; }
+inline unsigned lastLine(TSNode n) {
+  if (isNull(n))
+    return 0;
+  // A node ending at column 0 (a block swallowing the newline) really ends on the line before.
+  TSPoint e = ts_node_end_point(n);
+  TSPoint s = ts_node_start_point(n);
+  if (e.column == 0 && e.row > s.row)
+    return e.row;
+  return e.row + 1;
+}
+inline LineRange lines(TSNode n) { return LineRange{firstLine(n), lastLine(n)}; }
+inline LineRange span(TSNode a, TSNode b) { return LineRange{firstLine(a), lastLine(b)}; }
+
+/// A key identifying a node within one tree, usable in hash maps (span + symbol).
+struct NodeKey {
+  uint32_t start = 0, end = 0;
+  uint16_t symbol = 0;
+  friend bool operator==(const NodeKey &, const NodeKey &) = default;
+};
+inline NodeKey key(TSNode n) { return {startByte(n), endByte(n), isNull(n) ? uint16_t(0) : ts_node_symbol(n)}; }
+struct NodeKeyHash {
+  size_t operator()(const NodeKey &k) const {
+    return (static_cast<size_t>(k.start) * 0x9E3779B97F4A7C15ull) ^ (static_cast<size_t>(k.end) << 17) ^
+           k.symbol;
+  }
+};
+
+using Children = llvm::SmallVector<TSNode, 8>;
+/// All children (named and anonymous) in order.
+Children children(TSNode n);
+/// Named children in order, without comments.
+Children namedChildren(TSNode n);
+
+/// Source text of a node.
+inline llvm::StringRef text(TSNode n, llvm::StringRef src) {
+  if (isNull(n))
+    return {};
+  uint32_t b = startByte(n), e = endByte(n);
+  if (b > src.size() || e > src.size() || e < b)
+    return {};
+  return src.slice(b, e);
+}
+
+/// Truncates to at most `max` bytes without splitting a UTF-8 sequence.
+std::string truncated(llvm::StringRef s, size_t max = 512);
+
+/// Strips enclosing parentheses: `((x))` -> `x`.
+TSNode unparen(TSNode n, unsigned limit = 64);
+
+} // namespace kbaudit::py::ts
