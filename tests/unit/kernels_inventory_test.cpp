@@ -117,6 +117,21 @@ class ModelNew(torch.nn.Module):
   EXPECT_EQ(f.kernels.entryPoints, std::vector<std::string>{"ModelNew.forward"});
 }
 
+TEST(KernelInventory, CallOverrideAndPublicMethodsAreEntryPoints) {
+  const Facts call = analyzed("import torch\nclass Model(torch.nn.Module):\n    def __call__(self, x):\n        return x\n");
+  EXPECT_EQ(call.kernels.entryPoints, std::vector<std::string>{"Model.__call__"});
+  const Facts decode = analyzed(R"(import torch
+class Model(torch.nn.Module):
+    def _helper(self, x):
+        return x
+    def step(self, x, state):
+        return x
+    def reset(self):
+        pass
+)");
+  EXPECT_EQ(decode.kernels.entryPoints, (std::vector<std::string>{"Model.step", "Model.reset"}));
+}
+
 TEST(KernelInventory, LocalImportsAreUnresolved) {
   const Facts f = analyzed("import torch\nimport my_kernels\nfrom .impl import run\nimport os.path\n");
   EXPECT_EQ(f.kernels.unresolvedLocalImports, (std::vector<std::string>{"my_kernels", "impl"}));
