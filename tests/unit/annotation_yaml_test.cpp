@@ -1,6 +1,8 @@
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/yaml_writer.h"
 
+#include "test_files.h"
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -492,62 +494,42 @@ TEST(AnnotationYaml, RejectsMalformedOrNonMappingInput) {
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("kbaudit-annot-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::vector<std::string> entries(const fs::path &dir) const {
-    std::vector<std::string> names;
-    for (const auto &e : fs::directory_iterator(dir))
-      names.push_back(e.path().filename().string());
-    return names;
-  }
-};
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::vector<std::string> entries(const fs::path &dir) {
+  std::vector<std::string> names;
+  for (const auto &e : fs::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  return names;
 }
+
 
 } // namespace
 
 TEST(AnnotationAtomicWrite, CreatesParentsAndReplacesExistingFile) {
-  TempDir tmp;
-  const fs::path target = tmp.path / "a" / "b" / "run.yaml";
+  kbaudit::test::TempDir tmp;
+  const fs::path target = tmp.path() / "a" / "b" / "run.yaml";
   std::string error;
   ASSERT_TRUE(writeFileAtomically(target, "first\n", error)) << error;
-  EXPECT_EQ(slurp(target), "first\n");
+  EXPECT_EQ(kbaudit::test::readFile(target), "first\n");
   ASSERT_TRUE(writeFileAtomically(target, std::string("second\0\n", 8), error)) << error;
-  EXPECT_EQ(slurp(target), std::string("second\0\n", 8));
-  EXPECT_EQ(tmp.entries(target.parent_path()), std::vector<std::string>{"run.yaml"});
+  EXPECT_EQ(kbaudit::test::readFile(target), std::string("second\0\n", 8));
+  EXPECT_EQ(entries(target.parent_path()), std::vector<std::string>{"run.yaml"});
 }
 
 TEST(AnnotationAtomicWrite, FailureLeavesNoTempFile) {
-  TempDir tmp;
+  kbaudit::test::TempDir tmp;
   std::string error;
   // The target is a directory: rename must fail after the temp file was written.
-  fs::create_directories(tmp.path / "run.yaml" / "inner");
-  EXPECT_FALSE(writeFileAtomically(tmp.path / "run.yaml", "x", error));
+  fs::create_directories(tmp.path() / "run.yaml" / "inner");
+  EXPECT_FALSE(writeFileAtomically(tmp.path() / "run.yaml", "x", error));
   EXPECT_FALSE(error.empty());
-  EXPECT_EQ(tmp.entries(tmp.path), std::vector<std::string>{"run.yaml"});
+  EXPECT_EQ(entries(tmp.path()), std::vector<std::string>{"run.yaml"});
 
   // The parent is a regular file: nothing can be created.
   error.clear();
-  std::ofstream(tmp.path / "file") << "x";
-  EXPECT_FALSE(writeFileAtomically(tmp.path / "file" / "run.yaml", "x", error));
+  std::ofstream(tmp.path() / "file") << "x";
+  EXPECT_FALSE(writeFileAtomically(tmp.path() / "file" / "run.yaml", "x", error));
   EXPECT_FALSE(error.empty());
-  EXPECT_EQ(slurp(tmp.path / "file"), "x");
+  EXPECT_EQ(kbaudit::test::readFile(tmp.path() / "file"), "x");
 }
 
 // Every human-written annotation parses, names its own run, and survives a write/read cycle
@@ -564,7 +546,7 @@ TEST(AnnotationYaml, CorpusAnnotationsParseAndRoundTrip) {
     ++seen;
     SCOPED_TRACE(file.string());
     Annotation a;
-    ASSERT_NO_THROW(a = fromYaml(slurp(file)));
+    ASSERT_NO_THROW(a = fromYaml(kbaudit::test::readFile(file)));
     EXPECT_EQ(a.runId, entry.path().filename().string());
     const std::string yaml = toYaml(a);
     expectSame(fromYaml(yaml), a);

@@ -3,6 +3,7 @@
 // whole corpus well within the time budget.
 
 #include "python_test_support.h"
+#include "test_files.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -29,12 +30,6 @@ std::vector<fs::path> corpusSolutions() {
   return out;
 }
 
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// Lines of `text` in [range.begin, range.end], 1-indexed.
 std::vector<std::string_view> linesIn(std::string_view text, LineRange range) {
@@ -60,7 +55,7 @@ TEST(PythonCorpus, EverySolutionAnalyses) {
     GTEST_SKIP() << "KBAUDIT_CORPUS not set or has no runs/";
   std::vector<std::string> sources;
   for (const auto &p : files)
-    sources.push_back(readFile(p));
+    sources.push_back(kbaudit::test::readFile(p));
 
   std::vector<PythonFacts> all;
   all.reserve(sources.size());

@@ -6,6 +6,8 @@
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/engine.h"
 
+#include "test_files.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,12 +41,6 @@ std::vector<Fixture> allFixtures() {
   return out;
 }
 
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::set<unsigned> markedLines(const std::string &text, const std::string &rule) {
   std::set<unsigned> lines;
@@ -65,7 +61,7 @@ class RuleFixture : public ::testing::TestWithParam<Fixture> {};
 
 TEST_P(RuleFixture, FindingsMatchMarkers) {
   const Fixture &fx = GetParam();
-  const std::string text = readFile(fx.path);
+  const std::string text = kbaudit::test::readFile(fx.path);
   const std::set<unsigned> expected = markedLines(text, fx.rule);
   const bool bad = fx.path.filename().string().rfind("bad_", 0) == 0;
   ASSERT_EQ(bad, !expected.empty()) << fx.path << ": bad_ fixtures need markers, good_ fixtures none";
