@@ -18,7 +18,8 @@ trap 'rc=$?; [ $rc -eq 0 ] || echo "setup.sh: FAILED at step: ${step} (exit $rc)
 say() { step="$1"; echo "==> $1"; }
 
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev libyaml-cpp-dev
-              libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev ca-certificates)
+              libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
+              ca-certificates)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
 GRAMMAR_SHA256=aab5b860d93dbf84b37fed532f7dacc0468ede5387d0c74911d68f964287662a
