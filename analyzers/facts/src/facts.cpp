@@ -2,6 +2,7 @@
 
 #include "kbaudit/embed/bundle.h"
 #include "kbaudit/python/frontend.h"
+#include "kbaudit/triton/analyze.h"
 
 namespace kbaudit {
 
@@ -13,7 +14,7 @@ std::vector<Diagnostic> Facts::diagnostics() const {
 }
 
 Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir) {
-  Facts facts{std::move(source), {}, {}, {}};
+  Facts facts{std::move(source), {}, {}, {}, {}};
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
     return facts;
@@ -23,6 +24,7 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   const embed::Bundle bundle = embed::splitBundle(text);
   facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
+  facts.triton = triton::analyze(facts.python);
   facts.kernels = kernels::buildInventory(facts.python, facts.embedded);
   return facts;
 }

@@ -6,6 +6,7 @@
 #include "kbaudit/kernels/inventory.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/source/source_file.h"
+#include "kbaudit/triton/facts.h"
 
 #include <filesystem>
 #include <vector>
@@ -16,6 +17,7 @@ struct Facts {
   SourceFile source;
   py::PythonFacts python;
   embed::EmbedFacts embedded;
+  triton::TritonFacts triton;
   kernels::KernelInventory kernels;
 
   /// Diagnostics of every front end, in pipeline order.
