@@ -3,21 +3,9 @@
 #include "all_checks.h"
 
 #include <set>
-#include <string_view>
 
 namespace kbaudit::rules {
 namespace {
-
-bool isLibraryCompute(const py::Call &c) {
-  const std::string &r = c.resolved;
-  if (r.rfind("torch.", 0) == 0)
-    return r.find(".cuda.") == std::string::npos && r.find("empty") == std::string::npos &&
-           r.find("zeros") == std::string::npos && r.rfind("torch.utils", 0) != 0;
-  static const std::set<std::string_view> kTensorMethods = {
-      "matmul", "mm", "bmm", "addmm", "einsum", "conv1d", "conv2d", "conv3d", "linear",
-      "softmax", "baddbmm", "scaled_dot_product_attention", "topk", "sort", "cumsum"};
-  return !c.receiver.empty() && kTensorMethods.count(c.method);
-}
 
 class Wrap001 final : public Check {
 public:
@@ -39,16 +27,12 @@ public:
       return;
 
     // What the reachable code computes with instead, for the message.
-    const std::set<std::string> reachable(inv.reachableFunctions.begin(), inv.reachableFunctions.end());
     std::string work;
     std::set<std::string> named;
-    for (const py::Call &c : f.python.calls) {
-      if (!reachable.count(c.function) || !isLibraryCompute(c) || named.size() >= 3)
-        continue;
-      const std::string name = c.resolved.rfind("torch.", 0) == 0 ? c.resolved : "Tensor." + c.method;
-      if (named.insert(name).second)
-        work += (work.empty() ? "" : ", ") + name;
-    }
+    for (const kernels::LibraryOp &op : inv.libraryOps)
+      if (named.size() < 3 && named.insert(op.callee).second)
+        work += (work.empty() ? "" : ", ") + std::string(kernels::heavyOpKindName(op.kind)) + " via " + op.callee;
+    const std::set<std::string> reachable(inv.reachableFunctions.begin(), inv.reachableFunctions.end());
     for (const embed::ExtensionCall &c : f.embedded.calls)
       if (reachable.count(c.function) && named.insert("ext." + c.exported).second)
         work += (work.empty() ? "" : ", ") + std::string("extension function ") + c.exported +
@@ -64,7 +48,7 @@ public:
       uncertainty = "kernels exist but no static call path from forward reaches them";
     } else if (!inv.unresolvedLocalImports.empty()) {
       uncertainty = "imports local module '" + inv.unresolvedLocalImports.front() +
-                    "' that is not in the run directory";
+                    "' whose code kbaudit does not see";
     } else {
       for (const Diagnostic &d : f.embedded.diagnostics)
         if (d.code == "embed-unresolved") {

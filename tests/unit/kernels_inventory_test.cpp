@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace kbaudit;
 using kernels::Kernel;
 using kernels::KernelKind;
@@ -44,7 +46,7 @@ __global__ void __launch_bounds__(256, 2) tiled_kernel(float* y) {
 extern "C" __global__
 void plain(float* x) {}
 namespace ns { __global__ void inner(const float* __restrict__ a) {} }
-)cu"));
+)cu"), {});
   const auto globals = ofKind(inv, KernelKind::CudaGlobal);
   ASSERT_EQ(globals.size(), 3u);
   EXPECT_EQ(globals[0]->name, "tiled_kernel");
@@ -63,7 +65,7 @@ torch::Tensor gemm(torch::Tensor a, torch::Tensor b) {
   // launch<<<grid, block>>> is what we would do with a __global__ kernel
   return at::matmul(a, b);
 }
-)cu"));
+)cu"), {});
   EXPECT_TRUE(inv.kernels.empty());
 }
 
@@ -130,6 +132,44 @@ class Model(torch.nn.Module):
         pass
 )");
   EXPECT_EQ(decode.kernels.entryPoints, (std::vector<std::string>{"Model.step", "Model.reset"}));
+}
+
+TEST(KernelWorkSummary, TritonKernelsAreClassifiedAndLibraryOpsCollected) {
+  const Facts f = analyzed(R"(import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+@triton.jit
+def _act(x_ptr, n, B: tl.constexpr):
+    o = tl.program_id(0) * B + tl.arange(0, B)
+    tl.store(x_ptr + o, tl.maximum(tl.load(x_ptr + o, mask=o < n), 0.0), mask=o < n)
+
+class Model(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, d)
+        self.w = torch.mm(torch.eye(d), torch.eye(d))
+
+    def forward(self, x, y):
+        h = self.proj(x)
+        z = F.conv2d(h, y)
+        s = h.cumsum(0)
+        t = x @ y
+        _act[(1,)](t, t.numel(), B=256)
+        return t.view(-1)
+)");
+  ASSERT_EQ(f.kernels.kernels.size(), 1u);
+  EXPECT_EQ(f.kernels.kernels[0].work, kernels::KernelWork::Elementwise);
+  std::vector<std::string> ops;
+  for (const kernels::LibraryOp &op : f.kernels.libraryOps)
+    ops.push_back(std::string(kernels::heavyOpKindName(op.kind)) + " " + op.callee + " @" +
+                  std::to_string(op.lines.begin));
+  std::sort(ops.begin(), ops.end());
+  // torch.mm in __init__ is one-time preprocessing, not forward's work.
+  EXPECT_EQ(ops, (std::vector<std::string>{"conv torch.nn.functional.conv2d @20", "matmul @ @22",
+                                           "matmul self.proj @19", "scan h.cumsum @21"}));
 }
 
 TEST(KernelInventory, LocalImportsAreUnresolved) {

@@ -307,3 +307,24 @@ TEST(PythonCalls, LongTextIsTruncatedOnACharacterBoundary) {
 
 } // namespace
 } // namespace kbaudit::py::testing
+
+namespace kbaudit::py::testing {
+namespace {
+
+TEST(PythonOperators, MatmulOperatorIsRecordedWithItsFunction) {
+  const PythonFacts f = analyze(src(R"(
+import torch
+def f(a, b, c):
+    return a @ b @ c + 1
+y = 2 * 3
+)"));
+  ASSERT_EQ(f.operators.size(), 2u);
+  EXPECT_EQ(f.operators[0].op, "@");
+  EXPECT_EQ(f.operators[0].text, "a @ b @ c");
+  EXPECT_EQ(f.operators[0].function, "f");
+  EXPECT_EQ(f.operators[0].lines, (LineRange{3, 3}));
+  EXPECT_EQ(f.operators[1].text, "a @ b");
+}
+
+} // namespace
+} // namespace kbaudit::py::testing

@@ -25,7 +25,7 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
   facts.triton = triton::analyze(facts.python);
-  facts.kernels = kernels::buildInventory(facts.python, facts.embedded);
+  facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.triton);
   return facts;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cuda_scan.h"
 #include "known_modules.h"
+#include "work_summary.h"
 
 #include <algorithm>
 #include <deque>
@@ -278,11 +279,14 @@ private:
 
 } // namespace
 
-KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded) {
+KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
+                               const triton::TritonFacts &triton) {
   KernelInventory inv;
   addPythonKernels(python, inv);
   addEmbeddedKernels(embedded, inv);
   Reachability(python, embedded, inv).run();
+  summarizeWork(python, triton, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
+                inv);
   std::set<std::string> seen;
   for (const py::Import &imp : python.imports) {
     // `from .kernels import x` is local by construction.

@@ -148,6 +148,8 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
     llvm::SmallVector<TSNode, 16> rights;
     TSNode cur = n;
     while (ts::kind(cur) == K::BinaryOperator) {
+      if (text(ts::field(cur, ts::F::Operator)) == "@")
+        out_.operators.push_back(OperatorUse{"@", ts::truncated(text(cur)), f.function.str(), ts::lines(cur)});
       rights.push_back(ts::field(cur, ts::F::Right));
       cur = ts::field(cur, ts::F::Left);
     }

@@ -7,6 +7,7 @@
 
 #include "kbaudit/embed/embedded_source.h"
 #include "kbaudit/python/facts.h"
+#include "kbaudit/triton/facts.h"
 #include "kbaudit/source/line_range.h"
 
 #include <string>
@@ -23,12 +24,28 @@ enum class KernelKind {
 
 const char *kernelKindName(KernelKind k);
 
+/// What an authored kernel computes, as far as the facts show.
+enum class KernelWork { Matmul, Reduction, Scan, Sort, Elementwise, Copy, Unknown };
+const char *kernelWorkName(KernelWork w);
+
+/// A heavy operation forward performs through PyTorch or a library instead of a kernel.
+enum class HeavyOpKind { Matmul, Conv, Attention, Scan, Sort };
+const char *heavyOpKindName(HeavyOpKind k);
+
+struct LibraryOp {
+  HeavyOpKind kind = HeavyOpKind::Matmul;
+  std::string callee;   ///< resolved callee, "@" for the operator, or the nn module's class
+  std::string function; ///< the reachable Python function performing it
+  LineRange lines;
+};
+
 struct Kernel {
   KernelKind kind = KernelKind::Triton;
   std::string name;  ///< function name ("" for inline PTX)
   int source = -1;   ///< index into EmbedFacts::sources for CUDA kinds
   LineRange lines;   ///< in solution.py (or the sidecar named by the source)
   bool reachedFromForward = false;
+  KernelWork work = KernelWork::Unknown;
 };
 
 struct KernelInventory {
@@ -40,6 +57,8 @@ struct KernelInventory {
   /// Modules imported by the solution that are not installed libraries kbaudit knows and
   /// not present next to it: kernels may hide there, so absence of evidence is weaker.
   std::vector<std::string> unresolvedLocalImports;
+  /// Heavy operations reachable from the entry points that run in PyTorch or a library.
+  std::vector<LibraryOp> libraryOps;
 
   bool anyReached() const {
     for (const auto &k : kernels)
@@ -49,6 +68,7 @@ struct KernelInventory {
   }
 };
 
-KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded);
+KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
+                               const triton::TritonFacts &triton);
 
 } // namespace kbaudit::kernels

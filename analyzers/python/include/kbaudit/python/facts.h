@@ -193,6 +193,14 @@ struct NameRef {
   LineRange lines;
 };
 
+/// A use of the matrix-multiplication operator `a @ b` (a heavy operation that is not a call).
+struct OperatorUse {
+  std::string op;   ///< "@"
+  std::string text; ///< the whole binary expression as written (truncated to 512 bytes)
+  std::string function;
+  LineRange lines;
+};
+
 /// Every string constant expression (after folding) with where it appears.
 struct StringConstant {
   StringValue value;
@@ -213,6 +221,7 @@ struct PythonFacts {
   std::vector<TryHandler> tryHandlers;
   std::vector<NameRef> nameRefs;
   std::vector<StringConstant> strings;
+  std::vector<OperatorUse> operators;
   std::vector<Diagnostic> diagnostics;
 
   /// Resolves a dotted name as written at module scope through the imports
