@@ -1,5 +1,6 @@
 #include "kbaudit/facts.h"
 
+#include "kbaudit/cxx/frontend.h"
 #include "kbaudit/embed/bundle.h"
 #include "kbaudit/python/frontend.h"
 #include "kbaudit/triton/analyze.h"
@@ -10,11 +11,29 @@ std::vector<Diagnostic> Facts::diagnostics() const {
   std::vector<Diagnostic> all = source.diagnostics();
   all.insert(all.end(), python.diagnostics.begin(), python.diagnostics.end());
   all.insert(all.end(), embedded.diagnostics.begin(), embedded.diagnostics.end());
+  for (const cxx::ParseReport &p : cxx.parses) {
+    if (p.clean())
+      continue;
+    // The stubs are permissive, so errors mean code kbaudit could not fully read; the
+    // facts from what did parse are kept, and the annotation says how much that was.
+    Diagnostic d;
+    d.severity = p.crashed ? Diagnostic::Severity::Warning : Diagnostic::Severity::Note;
+    d.code = p.crashed ? "cxx-parse-crashed" : "cxx-parse-errors";
+    d.message = std::string(p.cuda ? "CUDA" : "C++") + " source: " + std::to_string(p.errors) + " error(s); " +
+                std::to_string(p.declarations - p.invalidDeclarations) + " of " + std::to_string(p.declarations) +
+                " declarations and " + std::to_string(p.functionDefinitions - p.functionsWithErrors) + " of " +
+                std::to_string(p.functionDefinitions) + " function bodies recovered";
+    if (!p.firstErrors.empty()) {
+      d.message += "; first: " + p.firstErrors.front().message;
+      d.lines = p.firstErrors.front().lines;
+    }
+    all.push_back(std::move(d));
+  }
   return all;
 }
 
 Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir) {
-  Facts facts{std::move(source), {}, {}, {}, {}};
+  Facts facts{std::move(source), {}, {}, {}, {}, {}};
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
     return facts;
@@ -24,6 +43,7 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   const embed::Bundle bundle = embed::splitBundle(text);
   facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
+  facts.cxx = cxx::analyzeEmbedded(facts.embedded);
   facts.triton = triton::analyze(facts.python);
   facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.triton);
   return facts;

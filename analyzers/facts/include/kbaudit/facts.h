@@ -2,6 +2,7 @@
 
 // Everything the front ends know about one solution: the contract rules read.
 
+#include "kbaudit/cxx/facts.h"
 #include "kbaudit/embed/embedded_source.h"
 #include "kbaudit/kernels/inventory.h"
 #include "kbaudit/python/facts.h"
@@ -17,6 +18,7 @@ struct Facts {
   SourceFile source;
   py::PythonFacts python;
   embed::EmbedFacts embedded;
+  cxx::CxxFacts cxx;
   triton::TritonFacts triton;
   kernels::KernelInventory kernels;
 
