@@ -1,4 +1,5 @@
 #include "kbaudit/facts.h"
+#include "kbaudit/cxx/frontend.h"
 #include "kbaudit/kernels/inventory.h"
 
 #include <gtest/gtest.h>
@@ -26,6 +27,10 @@ embed::EmbedFacts oneSource(std::string text, unsigned firstLine = 10) {
   return e;
 }
 
+kernels::KernelInventory inventoryOf(const embed::EmbedFacts &e) {
+  return kernels::buildInventory({}, e, cxx::analyzeEmbedded(e), {});
+}
+
 std::vector<const Kernel *> ofKind(const kernels::KernelInventory &inv, KernelKind kind) {
   std::vector<const Kernel *> out;
   for (const Kernel &k : inv.kernels)
@@ -35,7 +40,7 @@ std::vector<const Kernel *> ofKind(const kernels::KernelInventory &inv, KernelKi
 }
 
 TEST(KernelInventory, FindsGlobalsAndAsmOutsideCommentsAndStrings) {
-  const auto inv = kernels::buildInventory({}, oneSource(R"cu(// __global__ void commented(int x);
+  const auto inv = inventoryOf(oneSource(R"cu(// __global__ void commented(int x);
 /* __global__ void block_commented(); */
 const char* s = "__global__ void in_string()";
 const char* r = R"x(asm("mma");)x";
@@ -46,26 +51,28 @@ __global__ void __launch_bounds__(256, 2) tiled_kernel(float* y) {
 extern "C" __global__
 void plain(float* x) {}
 namespace ns { __global__ void inner(const float* __restrict__ a) {} }
-)cu"), {});
+)cu"));
   const auto globals = ofKind(inv, KernelKind::CudaGlobal);
   ASSERT_EQ(globals.size(), 3u);
   EXPECT_EQ(globals[0]->name, "tiled_kernel");
-  EXPECT_EQ(globals[0]->lines.begin, 15u); // embedded line 6 -> solution line 10 + 5
+  EXPECT_EQ(globals[0]->lines.begin, 14u); // the template header: embedded line 5 -> 10 + 4
+  EXPECT_EQ(globals[0]->work, kernels::KernelWork::Matmul); // it issues mma.sync
   EXPECT_EQ(globals[1]->name, "plain");
   EXPECT_EQ(globals[1]->lines.begin, 18u);
-  EXPECT_EQ(globals[2]->name, "inner");
+  EXPECT_EQ(globals[1]->work, kernels::KernelWork::Unknown);
+  EXPECT_EQ(globals[2]->name, "ns::inner");
   const auto ptx = ofKind(inv, KernelKind::InlinePtx);
   ASSERT_EQ(ptx.size(), 1u);
   EXPECT_EQ(ptx[0]->lines.begin, 16u);
 }
 
 TEST(KernelInventory, LibraryOnlySourceHasNoKernels) {
-  const auto inv = kernels::buildInventory({}, oneSource(R"cu(#include <cublasLt.h>
+  const auto inv = inventoryOf(oneSource(R"cu(#include <cublasLt.h>
 torch::Tensor gemm(torch::Tensor a, torch::Tensor b) {
   // launch<<<grid, block>>> is what we would do with a __global__ kernel
   return at::matmul(a, b);
 }
-)cu"), {});
+)cu"));
   EXPECT_TRUE(inv.kernels.empty());
 }
 
@@ -105,6 +112,32 @@ class Model(torch.nn.Module):
   EXPECT_EQ(triton[0]->lines, (LineRange{5, 7}));
   EXPECT_EQ(triton[1]->name, "_unused");
   EXPECT_FALSE(triton[1]->reachedFromForward);
+}
+
+TEST(KernelInventory, OnlyTheKernelsOfTheCalledExportAreReached) {
+  const Facts f = analyzed(R"PY(import torch
+from torch.utils.cpp_extension import load_inline
+
+src = r'''
+__global__ void used_kernel(float* x) { x[0] = 1.f; }
+__global__ void unused_kernel(float* x) { x[0] = 2.f; }
+void run(torch::Tensor x) { used_kernel<<<1, 1>>>(x.data_ptr<float>()); }
+void other(torch::Tensor x) { unused_kernel<<<1, 1>>>(x.data_ptr<float>()); }
+'''
+ext = load_inline(name="e", cpp_sources="", cuda_sources=src, functions=["run", "other"])
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        ext.run(x)
+        return x
+)PY");
+  const auto globals = ofKind(f.kernels, KernelKind::CudaGlobal);
+  ASSERT_EQ(globals.size(), 2u);
+  EXPECT_EQ(globals[0]->name, "used_kernel");
+  EXPECT_TRUE(globals[0]->reachedFromForward);
+  EXPECT_EQ(globals[0]->lines, (LineRange{5, 5}));
+  EXPECT_EQ(globals[1]->name, "unused_kernel");
+  EXPECT_FALSE(globals[1]->reachedFromForward);
 }
 
 TEST(KernelInventory, ModelNewIsTheEntryPointWhenPresent) {

@@ -95,8 +95,10 @@ void summarize(ExportedFunction &e, int module, const CxxFacts &facts, const Mod
 
 void summarizeExports(CxxFacts &facts, const std::vector<embed::EmbeddedSource> &sources,
                       const FrontendOptions &options) {
-  for (const auto &[module, functions] : options.functionsByModule) {
-    for (const std::string &name : functions) {
+  for (const auto &entry : options.functionsByModule) {
+    // Not a structured binding: clang 14 (the fuzzing build) cannot capture one in a lambda.
+    const int module = entry.first;
+    for (const std::string &name : entry.second) {
       const bool bound = std::any_of(facts.exports.begin(), facts.exports.end(), [&](const ExportedFunction &e) {
         return e.name == name && moduleOf(e.source, sources) == module;
       });

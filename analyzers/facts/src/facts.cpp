@@ -45,7 +45,7 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
   facts.cxx = cxx::analyzeEmbedded(facts.embedded);
   facts.triton = triton::analyze(facts.python);
-  facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.triton);
+  facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.cxx, facts.triton);
   return facts;
 }
 

@@ -1,6 +1,6 @@
 #include "kbaudit/kernels/inventory.h"
 
-#include "cuda_scan.h"
+#include "cuda_kernels.h"
 #include "known_modules.h"
 #include "work_summary.h"
 
@@ -66,26 +66,12 @@ void addPythonKernels(const py::PythonFacts &python, KernelInventory &inv) {
   }
 }
 
-void addEmbeddedKernels(const embed::EmbedFacts &embedded, KernelInventory &inv) {
-  for (std::size_t i = 0; i < embedded.sources.size(); ++i) {
-    const embed::EmbeddedSource &src = embedded.sources[i];
-    const CudaScan scan = scanCuda(src.text);
-    for (const auto &g : scan.globals) {
-      const unsigned line = src.mapLine(g.line);
-      inv.kernels.push_back(Kernel{KernelKind::CudaGlobal, g.name, static_cast<int>(i), {line, line}, false});
-    }
-    for (const auto &a : scan.inlineAsm) {
-      const unsigned line = src.mapLine(a.line);
-      inv.kernels.push_back(Kernel{KernelKind::InlinePtx, "", static_cast<int>(i), {line, line}, false});
-    }
-  }
-}
-
 /// Walks the Python call graph from the forward methods.
 class Reachability {
 public:
-  Reachability(const py::PythonFacts &python, const embed::EmbedFacts &embedded, KernelInventory &inv)
-      : py_(python), embed_(embedded), inv_(inv) {
+  Reachability(const py::PythonFacts &python, const embed::EmbedFacts &embedded, const cxx::CxxFacts &cxx,
+               KernelInventory &inv)
+      : py_(python), embed_(embedded), cxx_(cxx), inv_(inv) {
     for (const py::Function &f : python.functions)
       functions_[f.qualname] = &f;
     for (const py::Class &c : python.classes)
@@ -175,16 +161,6 @@ private:
     }
   }
 
-  void reachModule(int module) {
-    for (Kernel &k : inv_.kernels) {
-      if (k.source < 0)
-        continue;
-      if (module < 0 || embed_.sources[static_cast<std::size_t>(k.source)].module == module ||
-          embed_.sources[static_cast<std::size_t>(k.source)].module < 0)
-        k.reachedFromForward = true;
-    }
-  }
-
   /// A name used as a callee or passed along: a function, a class, a kernel, or a name
   /// bound to one of those.
   void follow(const std::string &name, const std::string &fromClass, int depth = 0) {
@@ -258,12 +234,16 @@ private:
       }
     }
     if (auto it = extensionCallsIn_.find(fn); it != extensionCallsIn_.end())
-      for (const embed::ExtensionCall *c : it->second)
-        reachModule(c->module);
+      for (const embed::ExtensionCall *c : it->second) {
+        reachCudaExport(cxx_, embed_, c->module, c->exported, inv_);
+        // Sources bound to no module (a library loaded through ctypes, say) may serve it.
+        reachCudaExport(cxx_, embed_, -1, {}, inv_);
+      }
   }
 
   const py::PythonFacts &py_;
   const embed::EmbedFacts &embed_;
+  const cxx::CxxFacts &cxx_;
   KernelInventory &inv_;
   std::map<std::string, const py::Function *> functions_;
   std::set<std::string> classes_;
@@ -280,11 +260,11 @@ private:
 } // namespace
 
 KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
-                               const triton::TritonFacts &triton) {
+                               const cxx::CxxFacts &cxx, const triton::TritonFacts &triton) {
   KernelInventory inv;
   addPythonKernels(python, inv);
-  addEmbeddedKernels(embedded, inv);
-  Reachability(python, embedded, inv).run();
+  addCudaKernels(cxx, inv);
+  Reachability(python, embedded, cxx, inv).run();
   summarizeWork(python, triton, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
                 inv);
   std::set<std::string> seen;

@@ -1,10 +1,11 @@
 #pragma once
 
-// The authored kernels of a solution and whether `forward` reaches them: the first cut of
-// the kernel work summary. Python-hosted kernels (Triton, CuTe DSL, ...) come from the
-// Python facts; CUDA kernels and inline PTX from a lexical scan of the embedded sources
-// that ignores comments and string literals. (The Clang front end refines the latter.)
+// The authored kernels of a solution, whether `forward` reaches them, and what they and
+// forward compute: the kernel work summary. Python-hosted kernels (Triton, CuTe DSL, ...)
+// come from the Python and Triton facts; CUDA kernels and inline PTX from the Clang facts,
+// reached through the exports Python calls.
 
+#include "kbaudit/cxx/facts.h"
 #include "kbaudit/embed/embedded_source.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/triton/facts.h"
@@ -69,6 +70,6 @@ struct KernelInventory {
 };
 
 KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
-                               const triton::TritonFacts &triton);
+                               const cxx::CxxFacts &cxx, const triton::TritonFacts &triton);
 
 } // namespace kbaudit::kernels
