@@ -1,4 +1,5 @@
 #include "extractor.h"
+#include "parse.h"
 
 #include <algorithm>
 #include <map>
@@ -40,13 +41,7 @@ void Extractor::tooDeep(TSNode n) {
   if (reportedTooDeep_)
     return;
   reportedTooDeep_ = true;
-  Diagnostic d;
-  d.severity = Diagnostic::Severity::Warning;
-  d.code = "nesting-too-deep";
-  d.message = "nesting deeper than " + std::to_string(kMaxDepth) + " levels at line " +
-              std::to_string(ts::firstLine(n)) + "; the innermost part was not analysed";
-  d.lines = ts::lines(n);
-  out_.diagnostics.push_back(std::move(d));
+  out_.diagnostics.push_back(nestingTooDeep(n, kMaxDepth, "expressions"));
 }
 
 void Extractor::visitChildren(TSNode n, const Frame &f, unsigned depth) {

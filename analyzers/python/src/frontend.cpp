@@ -24,13 +24,7 @@ PythonFacts analyze(std::string_view source) {
       if (reported)
         return;
       reported = true;
-      Diagnostic d;
-      d.severity = Diagnostic::Severity::Warning;
-      d.code = "nesting-too-deep";
-      d.message = "statements nested deeper than " + std::to_string(kMaxDepth) + " levels at line " +
-                  std::to_string(ts::firstLine(n)) + " were not analysed";
-      d.lines = ts::lines(n);
-      facts.diagnostics.push_back(std::move(d));
+      facts.diagnostics.push_back(nestingTooDeep(n, kMaxDepth, "statements"));
     };
     ScopeTable table = buildScopes(root, src, tooDeep);
     Resolver resolver(table, src);

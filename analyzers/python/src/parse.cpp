@@ -275,4 +275,14 @@ ParseResult parse(std::string_view source) {
   return result;
 }
 
+Diagnostic nestingTooDeep(TSNode n, unsigned limit, std::string_view what) {
+  Diagnostic d;
+  d.severity = Diagnostic::Severity::Warning;
+  d.code = "nesting-too-deep";
+  d.message = std::string(what) + " nested deeper than " + std::to_string(limit) + " levels at line " +
+              std::to_string(ts::firstLine(n)) + " were not analysed";
+  d.lines = ts::lines(n);
+  return d;
+}
+
 } // namespace kbaudit::py

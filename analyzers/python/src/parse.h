@@ -36,4 +36,7 @@ ParseResult parse(std::string_view source);
 /// One diagnostic per syntax-error region of the tree (ERROR and MISSING nodes).
 std::vector<Diagnostic> syntaxDiagnostics(TSNode root, std::string_view source);
 
+/// The one diagnostic for code nested deeper than the walkers follow (`what` names it).
+Diagnostic nestingTooDeep(TSNode n, unsigned limit, std::string_view what);
+
 } // namespace kbaudit::py
