@@ -197,6 +197,36 @@ TEST(Cli, RealBinaryExitCodes) {
   EXPECT_EQ(code("no-such-command"), 2);
 }
 
+TEST(Cli, EmbeddedSourceParseErrorsAreReportedAndTheRestIsStillAudited) {
+  TempDir dir;
+  writeFile(dir / "solution.py", R"PY(import torch
+from torch.utils.cpp_extension import load_inline
+
+SRC = r'''
+__global__ void k(float* x) { x[0] = not_a_real_intrinsic(x[0]); }
+void run(torch::Tensor x) { k<<<1, 1>>>(x.data_ptr<float>()); }
+'''
+ext = load_inline(name="e", cpp_sources="", cuda_sources=SRC, functions=["run"])
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        ext.run(x)
+        return x
+)PY");
+  const Result r = kb({"check", (dir / "solution.py").string(), "--format", "yaml"});
+  EXPECT_EQ(r.code, cli::kExitClean) << r.out; // the kernel is still found and reached
+  const YAML::Node y = YAML::Load(r.out);
+  bool found = false;
+  for (const auto &d : y["kbaudit"]["diagnostics"])
+    if (d["code"].as<std::string>() == "cxx-parse-errors") {
+      found = true;
+      EXPECT_EQ(d["lines"][0].as<unsigned>(), 5u);
+      EXPECT_NE(d["message"].as<std::string>().find("not_a_real_intrinsic"), std::string::npos);
+    }
+  EXPECT_TRUE(found) << r.out;
+}
+
 TEST(Cli, RulesAndExplain) {
   const Result rules = kb({"rules"});
   EXPECT_EQ(rules.code, cli::kExitClean);

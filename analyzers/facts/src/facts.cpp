@@ -21,8 +21,8 @@ std::vector<Diagnostic> Facts::diagnostics() const {
     d.code = p.crashed ? "cxx-parse-crashed" : "cxx-parse-errors";
     d.message = std::string(p.cuda ? "CUDA" : "C++") + " source: " + std::to_string(p.errors) + " error(s); " +
                 std::to_string(p.declarations - p.invalidDeclarations) + " of " + std::to_string(p.declarations) +
-                " declarations and " + std::to_string(p.functionDefinitions - p.functionsWithErrors) + " of " +
-                std::to_string(p.functionDefinitions) + " function bodies recovered";
+                " declarations valid, " + std::to_string(p.functionDefinitions - p.functionsWithErrors) + " of " +
+                std::to_string(p.functionDefinitions) + " function bodies free of errors (facts kept from the rest)";
     if (!p.firstErrors.empty()) {
       d.message += "; first: " + p.firstErrors.front().message;
       d.lines = p.firstErrors.front().lines;
