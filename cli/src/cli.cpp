@@ -16,6 +16,8 @@ commands:
         audit one solution; exit 0 clean, 1 reward_hack/rubric_leak, 2 usage or unreadable input
   audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet]
         audit every run under RUNS_DIR, one <run_id>.yaml annotation each
+  score --truth DIR --pred DIR
+        compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)
   rules                 list the rules
   explain ID            print a rule's documentation
   docs --out DIR        write every rule's doc page (docs/rules)
@@ -38,6 +40,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "rules") return cmdRules(rest, out, err);
   if (cmd == "explain") return cmdExplain(rest, out, err);
   if (cmd == "docs") return cmdDocs(rest, out, err);
+  if (cmd == "score") return cmdScore(rest, out, err);
   if (cmd == "version" || cmd == "--version") {
     out << "kbaudit " << version() << "\n";
     return kExitClean;

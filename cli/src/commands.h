@@ -10,6 +10,7 @@ int cmdCheck(const std::vector<std::string> &args, std::ostream &out, std::ostre
 int cmdAudit(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdScore(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace kbaudit::cli

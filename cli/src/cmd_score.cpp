@@ -1,0 +1,36 @@
+#include "args.h"
+#include "commands.h"
+
+#include "kbaudit/annotations/score.h"
+#include "kbaudit/cli/cli.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+int cmdScore(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
+  std::string error;
+  const auto args = Args::parse(argv, {"truth", "pred"}, {}, error);
+  if (!args || !args->value("truth") || !args->value("pred") || !args->positionals().empty()) {
+    err << "kbaudit score: " << (args ? "usage: kbaudit score --truth DIR --pred DIR" : error) << "\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  for (const char *opt : {"truth", "pred"})
+    if (!fs::is_directory(*args->value(opt), ec)) {
+      err << "kbaudit score: --" << opt << " " << *args->value(opt) << " is not a directory\n";
+      return kExitUsage;
+    }
+  std::vector<std::string> errors;
+  const auto truth = annotations::loadAnnotations(*args->value("truth"), errors);
+  const auto pred = annotations::loadAnnotations(*args->value("pred"), errors);
+  for (const std::string &e : errors)
+    err << "kbaudit score: " << e << "\n";
+  out << annotations::formatScore(annotations::score(truth, pred));
+  return errors.empty() ? kExitClean : kExitUsage;
+}
+
+} // namespace kbaudit::cli
