@@ -54,13 +54,15 @@ std::vector<std::string> identifiers(std::string_view text) {
   return out;
 }
 
-void addPythonKernels(const py::PythonFacts &python, KernelInventory &inv) {
+/// Triton kernels as the Triton analyzer found them; other Python kernel DSLs by decorator.
+void addPythonKernels(const py::PythonFacts &python, const triton::TritonFacts &triton, KernelInventory &inv) {
+  for (const triton::Kernel &k : triton.kernels)
+    inv.kernels.push_back(Kernel{KernelKind::Triton, k.qualname, -1, k.lines, false, workOfTriton(k.kind)});
   for (const py::Function &f : python.functions) {
     for (const py::Decorator &d : f.decorators) {
-      const std::optional<KernelKind> kind = kernelDecoratorKind(d.resolved);
-      if (!kind)
+      if (!isPythonDslKernelDecorator(d.resolved))
         continue;
-      inv.kernels.push_back(Kernel{*kind, f.qualname, -1, f.lines, false});
+      inv.kernels.push_back(Kernel{KernelKind::PythonDsl, f.qualname, -1, f.lines, false, KernelWork::Unknown});
       break;
     }
   }
@@ -262,10 +264,10 @@ private:
 KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
                                const cxx::CxxFacts &cxx, const triton::TritonFacts &triton) {
   KernelInventory inv;
-  addPythonKernels(python, inv);
+  addPythonKernels(python, triton, inv);
   addCudaKernels(cxx, inv);
   Reachability(python, embedded, cxx, inv).run();
-  summarizeWork(python, triton, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
+  summarizeWork(python, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
                 inv);
   std::set<std::string> seen;
   for (const py::Import &imp : python.imports) {

@@ -29,17 +29,10 @@ bool isKnownModule(std::string_view topLevel) {
   return std::binary_search(kKnown.begin(), kKnown.end(), topLevel);
 }
 
-std::optional<KernelKind> kernelDecoratorKind(std::string_view d) {
-  // Decorators may be called (`triton.autotune(configs=...)`); the front end resolves the
-  // callee, so compare names only.
-  if (d == "triton.jit" || d == "triton.autotune" || d == "triton.heuristics" ||
-      d == "triton.runtime.jit" || d == "triton.runtime.autotuner.autotune")
-    return KernelKind::Triton;
-  if (d == "cutlass.cute.kernel" || d == "cutlass.cute.jit" || d == "numba.cuda.jit" ||
-      d == "helion.kernel" || d == "tilelang.jit" || d == "tilelang.language.prim_func" ||
-      d == "cupyx.jit.rawkernel")
-    return KernelKind::PythonDsl;
-  return std::nullopt;
+bool isPythonDslKernelDecorator(std::string_view d) {
+  // Decorators may be called (`cute.jit(...)`); the front end resolves the callee.
+  return d == "cutlass.cute.kernel" || d == "cutlass.cute.jit" || d == "numba.cuda.jit" || d == "helion.kernel" ||
+         d == "tilelang.jit" || d == "tilelang.language.prim_func" || d == "cupyx.jit.rawkernel";
 }
 
 } // namespace kbaudit::kernels

@@ -2,7 +2,6 @@
 
 #include "kbaudit/kernels/inventory.h"
 
-#include <optional>
 #include <string_view>
 
 namespace kbaudit::kernels {
@@ -11,7 +10,8 @@ namespace kbaudit::kernels {
 /// anything else is a module that would have to sit next to the solution.
 bool isKnownModule(std::string_view topLevel);
 
-/// The kind of kernel a decorator (resolved dotted name) declares, if it declares one.
-std::optional<KernelKind> kernelDecoratorKind(std::string_view resolvedDecorator);
+/// True for decorators declaring a kernel in a Python DSL other than Triton (CuTe DSL,
+/// numba.cuda, Helion, TileLang); Triton kernels come from the Triton analyzer.
+bool isPythonDslKernelDecorator(std::string_view resolvedDecorator);
 
 } // namespace kbaudit::kernels

@@ -61,7 +61,9 @@ std::string_view lastSegment(std::string_view s) {
   return dot == std::string_view::npos ? s : s.substr(dot + 1);
 }
 
-KernelWork fromTriton(triton::WorkKind k) {
+} // namespace
+
+KernelWork workOfTriton(triton::WorkKind k) {
   switch (k) {
   case triton::WorkKind::Matmul: return KernelWork::Matmul;
   case triton::WorkKind::Reduction:
@@ -76,7 +78,6 @@ KernelWork fromTriton(triton::WorkKind k) {
   return KernelWork::Unknown;
 }
 
-} // namespace
 
 std::optional<HeavyOpKind> classifyLibraryCall(const py::Call &c) {
   const std::string &r = c.resolved;
@@ -104,13 +105,7 @@ std::optional<HeavyOpKind> classifyModuleClass(std::string_view cls) {
   return it == modules.end() ? std::nullopt : std::optional<HeavyOpKind>(it->second);
 }
 
-void summarizeWork(const py::PythonFacts &python, const triton::TritonFacts &triton,
-                   const std::set<std::string> &reachable, KernelInventory &inv) {
-  for (Kernel &k : inv.kernels)
-    if (k.kind == KernelKind::Triton)
-      if (const triton::Kernel *tk = triton.findKernel(k.name))
-        k.work = fromTriton(tk->kind);
-
+void summarizeWork(const py::PythonFacts &python, const std::set<std::string> &reachable, KernelInventory &inv) {
   // nn modules stored on self (`self.proj = nn.Linear(...)`), keyed "Class.attr".
   std::map<std::string, HeavyOpKind> moduleAttrs;
   for (const py::Assignment &a : python.assignments) {

@@ -13,9 +13,11 @@ namespace kbaudit::kernels {
 std::optional<HeavyOpKind> classifyLibraryCall(const py::Call &call);
 std::optional<HeavyOpKind> classifyModuleClass(std::string_view resolvedClass);
 
-/// Fills Kernel::work for Triton kernels and collects the heavy library operations of the
-/// reachable functions (calls, `@`, and calls of nn modules stored on self).
-void summarizeWork(const py::PythonFacts &python, const triton::TritonFacts &triton,
-                   const std::set<std::string> &reachable, KernelInventory &inv);
+/// The inventory's work class of a Triton kernel's work kind.
+KernelWork workOfTriton(triton::WorkKind kind);
+
+/// Collects the heavy library operations of the reachable functions (calls, `@`, and calls
+/// of nn modules stored on self).
+void summarizeWork(const py::PythonFacts &python, const std::set<std::string> &reachable, KernelInventory &inv);
 
 } // namespace kbaudit::kernels
