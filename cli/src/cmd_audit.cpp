@@ -58,16 +58,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       return kExitUsage;
     }
   }
-  AuditOptions options;
-  options.selection.select = args->list("select");
-  options.selection.ignore = args->list("ignore");
-  if (auto p = args->value("problems")) {
-    if (!fs::is_directory(*p, ec)) {
-      err << "kbaudit audit: --problems " << *p << " is not a directory\n";
-      return kExitUsage;
-    }
-    options.problemsRoot = *p;
-  }
+  const std::optional<AuditOptions> parsed = auditOptionsFrom(*args, "problems", "audit", err);
+  if (!parsed)
+    return kExitUsage;
+  const AuditOptions &options = *parsed;
   fs::create_directories(outDir, ec);
   if (ec) {
     err << "kbaudit audit: cannot create " << outDir.string() << ": " << ec.message() << "\n";

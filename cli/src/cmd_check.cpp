@@ -31,18 +31,11 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     err << "kbaudit check: " << input.string() << ": no such file or directory\n";
     return kExitUsage;
   }
-  AuditOptions options;
-  options.selection.select = args->list("select");
-  options.selection.ignore = args->list("ignore");
-  if (auto p = args->value("problem")) {
-    if (!fs::is_directory(*p, ec)) {
-      err << "kbaudit check: --problem " << *p << " is not a directory\n";
-      return kExitUsage;
-    }
-    options.problemDir = *p;
-  }
+  const std::optional<AuditOptions> options = auditOptionsFrom(*args, "problem", "check", err);
+  if (!options)
+    return kExitUsage;
 
-  const annotations::Annotation a = auditRun(targetFor(input), options);
+  const annotations::Annotation a = auditRun(targetFor(input), *options);
   if (format == "yaml") out << annotations::toYaml(a);
   else if (format == "json") out << annotations::toJson(a);
   else out << annotations::toText(a);

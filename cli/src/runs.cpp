@@ -1,5 +1,7 @@
 #include "runs.h"
 
+#include "args.h"
+
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/facts.h"
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
 namespace kbaudit::cli {
@@ -89,6 +92,22 @@ std::vector<RunTarget> discoverRuns(const fs::path &root) {
   }
   std::sort(runs.begin(), runs.end(), [](const RunTarget &a, const RunTarget &b) { return a.id < b.id; });
   return runs;
+}
+
+std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
+                                             const std::string &command, std::ostream &err) {
+  AuditOptions options;
+  options.selection.select = args.list("select");
+  options.selection.ignore = args.list("ignore");
+  if (auto p = args.value(problemOption)) {
+    std::error_code ec;
+    if (!fs::is_directory(*p, ec)) {
+      err << "kbaudit " << command << ": --" << problemOption << " " << *p << " is not a directory\n";
+      return std::nullopt;
+    }
+    (problemOption == "problem" ? options.problemDir : options.problemsRoot) = *p;
+  }
+  return options;
 }
 
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {

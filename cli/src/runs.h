@@ -6,6 +6,7 @@
 #include "kbaudit/rules/engine.h"
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,14 @@ struct AuditOptions {
   /// One problem directory for every run (check --problem); overrides problemsRoot.
   std::filesystem::path problemDir;
 };
+
+class Args;
+
+/// The options `check` and `audit` share: --select, --ignore, and the problem option named
+/// `problemOption` ("problem": one directory; "problems": a tree). nullopt after writing
+/// the reason to `err` prefixed by `command`.
+std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
+                                             const std::string &command, std::ostream &err);
 
 /// Analyses, runs the rules and synthesizes the annotation. Never throws for bad input.
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options);

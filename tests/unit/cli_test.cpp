@@ -63,6 +63,10 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(kb({"audit", "/nonexistent", "--out", "/tmp/x"}).code, cli::kExitUsage);
   EXPECT_EQ(kb({"audit", "."}).code, cli::kExitUsage) << "--out is required";
   EXPECT_EQ(kb({"explain", "NOPE999"}).code, cli::kExitUsage);
+  const Result badProblem = kb({"check", "--problem", "/nonexistent/problem", KBAUDIT_SOURCE_DIR "/README.md"});
+  EXPECT_EQ(badProblem.code, cli::kExitUsage);
+  EXPECT_NE(badProblem.err.find("--problem /nonexistent/problem is not a directory"), std::string::npos) << badProblem.err;
+  EXPECT_EQ(kb({"audit", ".", "--out", "/tmp/x", "--problems", "/nonexistent"}).code, cli::kExitUsage);
   EXPECT_EQ(kb({"version"}).code, cli::kExitClean);
 }
 
