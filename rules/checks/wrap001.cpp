@@ -26,17 +26,29 @@ public:
     if (!forward)
       return;
 
-    // What the reachable code computes with instead, for the message.
+    // What the reachable code computes with instead: named in the message, and the first
+    // such line is where the finding points, so the quote shows the evidence.
     std::string work;
     std::set<std::string> named;
-    for (const kernels::LibraryOp &op : inv.libraryOps)
+    LineRange evidence;
+    const auto note = [&](LineRange lines) {
+      if (!evidence.valid() || lines.begin < evidence.begin)
+        evidence = lines;
+    };
+    for (const kernels::LibraryOp &op : inv.libraryOps) {
+      note(op.lines);
       if (named.size() < 3 && named.insert(op.callee).second)
         work += (work.empty() ? "" : ", ") + std::string(kernels::heavyOpKindName(op.kind)) + " via " + op.callee;
+    }
     const std::set<std::string> reachable(inv.reachableFunctions.begin(), inv.reachableFunctions.end());
-    for (const embed::ExtensionCall &c : f.embedded.calls)
-      if (reachable.count(c.function) && named.insert("ext." + c.exported).second)
+    for (const embed::ExtensionCall &c : f.embedded.calls) {
+      if (!reachable.count(c.function))
+        continue;
+      note(c.lines);
+      if (named.insert("ext." + c.exported).second)
         work += (work.empty() ? "" : ", ") + std::string("extension function ") + c.exported +
                 " (no __global__ kernel or asm in its sources)";
+    }
     if (work.empty())
       work = "PyTorch operators";
 
@@ -57,7 +69,7 @@ public:
           break;
         }
     }
-    sink.report(forward->lines, {{"reach", reach}, {"work", work}}, uncertainty,
+    sink.report(evidence.valid() ? evidence : forward->lines, {{"reach", reach}, {"work", work}}, uncertainty,
                 uncertainty.empty() ? std::nullopt : std::optional<Confidence>(Confidence::Low));
   }
 };

@@ -43,7 +43,8 @@ TEST(Score, ConfusionMatrixAndRates) {
   EXPECT_EQ(s.excluded, 1u);      // f: bug
   EXPECT_EQ(s.missingPredictions, std::vector<std::string>{"g"});
   EXPECT_EQ(s.classAgreement, 1u);  // a agrees, b does not
-  EXPECT_EQ(s.evidenceOverlap, 1u); // a's quotes overlap on line 12
+  EXPECT_EQ(s.evidenceComparable, 2u); // a and b quote solution.py
+  EXPECT_EQ(s.evidenceOverlap, 1u);    // a's quotes overlap on line 12
   EXPECT_DOUBLE_EQ(s.precision(), 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(s.recall(), 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(s.falseFlagRate(), 0.5);
@@ -68,7 +69,7 @@ TEST(Score, CommandReadsBothLayouts) {
       << err.str();
   EXPECT_NE(out.str().find("precision: 100.0%  recall: 100.0%  false-flag rate: 0.0%"), std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("evidence overlap with human quotes among true positives: 1/1"), std::string::npos);
+  EXPECT_NE(out.str().find("evidence overlap with human quotes among true positives that quote solution.py: 1/1 (0 true positives have no human solution.py quote)"), std::string::npos);
   std::ostringstream o2, e2;
   EXPECT_EQ(kbaudit::cli::run({"score", "--truth", truth.path().string()}, o2, e2), kbaudit::cli::kExitUsage);
 }

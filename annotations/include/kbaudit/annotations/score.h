@@ -27,7 +27,10 @@ struct Score {
   unsigned truePositives = 0, falsePositives = 0, trueNegatives = 0, falseNegatives = 0;
   unsigned excluded = 0;
   unsigned classAgreement = 0;  ///< true positives with the same verdict class
-  unsigned evidenceOverlap = 0; ///< true positives whose quotes overlap the human's
+  /// True positives where the human quoted solution.py (overlap is measurable there) ...
+  unsigned evidenceComparable = 0;
+  /// ... and those among them where a kbaudit quote overlaps a human one.
+  unsigned evidenceOverlap = 0;
   std::vector<std::string> missingPredictions; ///< scored truth runs kbaudit has no annotation for
   std::vector<ScoredRun> misses, falseFlags;
 
