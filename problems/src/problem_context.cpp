@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 namespace kbaudit::problems {
@@ -21,23 +23,87 @@ std::string scalar(const YAML::Node &node, const char *key) {
   return v && v.IsScalar() ? v.as<std::string>() : std::string();
 }
 
+std::optional<std::string> readText(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void readReference(ProblemContext &ctx, const fs::path &path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    warn(ctx, "problem-no-reference", "no reference.py in " + ctx.dir.string());
+    return;
+  }
+  if (auto text = readText(path))
+    ctx.reference = summarizeReference(*text, path);
+  else
+    warn(ctx, "problem-no-reference", "cannot read " + path.string());
+}
+
+void readYaml(ProblemContext &ctx, const fs::path &yamlPath);
+
 } // namespace
 
-ProblemContext loadProblem(const fs::path &dir) {
+ProblemContext loadProblem(const fs::path &dirOrFile) {
   ProblemContext ctx;
-  ctx.dir = dir;
-  ctx.name = dir.filename().string();
-  const fs::path yamlPath = dir / "problem.yaml";
   std::error_code ec;
-  if (!fs::is_regular_file(yamlPath, ec)) {
-    warn(ctx, "problem-missing", "no problem.yaml in " + dir.string());
+  // A KernelBench level file: the reference is the file itself and states no contract
+  // beyond the dtypes it creates.
+  if (fs::is_regular_file(dirOrFile, ec)) {
+    ctx.dir = dirOrFile.parent_path();
+    ctx.name = dirOrFile.stem().string();
+    readReference(ctx, dirOrFile);
+    ctx.policy = findPolicy(ctx.name);
     return ctx;
   }
+  ctx.dir = dirOrFile;
+  ctx.name = dirOrFile.filename().string();
+  const fs::path yamlPath = dirOrFile / "problem.yaml";
+  if (!fs::is_regular_file(yamlPath, ec))
+    warn(ctx, "problem-missing", "no problem.yaml in " + dirOrFile.string());
+  else
+    readYaml(ctx, yamlPath);
+  readReference(ctx, dirOrFile / "reference.py");
+  ctx.policy = findPolicy(ctx.name, ctx.displayName);
+  return ctx;
+}
+
+std::string ProblemContext::contractDtype() const {
+  if (!precision.empty())
+    if (std::string d = canonicalDtype(precision); !d.empty())
+      return d;
+  if (!reference.found)
+    return {};
+  std::string only;
+  for (const DtypeUse &u : reference.inputDtypes) {
+    if (u.dtype.rfind("fp", 0) != 0 && u.dtype != "bf16")
+      continue; // index and mask inputs do not set the compute precision
+    if (!only.empty() && only != u.dtype)
+      return {};
+    only = u.dtype;
+  }
+  return only.empty() ? "fp32" : only; // torch creates fp32 unless told otherwise
+}
+
+std::vector<std::string> ProblemContext::allForbidden() const {
+  std::vector<std::string> all = forbidden;
+  if (policy)
+    all.insert(all.end(), policy->forbiddenOps.begin(), policy->forbiddenOps.end());
+  return all;
+}
+
+namespace {
+
+void readYaml(ProblemContext &ctx, const fs::path &yamlPath) {
   try {
     const YAML::Node root = YAML::LoadFile(yamlPath.string());
     if (!root.IsMap()) {
       warn(ctx, "problem-malformed", yamlPath.string() + " is not a mapping");
-      return ctx;
+      return;
     }
     if (auto n = scalar(root, "name"); !n.empty())
       ctx.name = n;
@@ -55,8 +121,9 @@ ProblemContext loadProblem(const fs::path &dir) {
   } catch (const YAML::Exception &e) {
     warn(ctx, "problem-malformed", yamlPath.string() + ": " + e.what());
   }
-  return ctx;
 }
+
+} // namespace
 
 std::optional<fs::path> findProblemDir(const fs::path &root, const std::string &problem,
                                        const std::string &bench, const std::string &gpu) {

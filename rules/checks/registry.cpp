@@ -8,8 +8,18 @@ namespace kbaudit::rules {
 // registration objects, and a list is greppable. A test asserts it matches the YAML set.
 std::vector<std::unique_ptr<Check>> makeAllChecks() {
   std::vector<std::unique_ptr<Check>> checks;
+  checks.push_back(makePrec001());
   checks.push_back(makePrec002());
+  checks.push_back(makePrec003());
+  checks.push_back(makePrec004());
+  checks.push_back(makePrec005());
   checks.push_back(makeWrap001());
+  checks.push_back(makeWrap002());
+  checks.push_back(makeWrap003());
+  checks.push_back(makeWrap004());
+  checks.push_back(makeWrap005());
+  checks.push_back(makeWrap006());
+  checks.push_back(makeWrap007());
   return checks;
 }
 

@@ -78,6 +78,11 @@ RuleResults runRules(const CheckContext &ctx, const Selection &selection) {
     if (!meta)
       continue; // the registry test keeps this from happening
     CollectingSink sink(*meta, results);
+    // Problem-dependent rules say why they did not run instead of passing silently.
+    if (!ctx.problem && std::find(meta->needs.begin(), meta->needs.end(), "problem") != meta->needs.end()) {
+      sink.skipped("needs the problem definition (check --problem DIR, audit --problems DIR)");
+      continue;
+    }
     check->run(ctx, sink);
   }
   std::stable_sort(results.findings.begin(), results.findings.end(),

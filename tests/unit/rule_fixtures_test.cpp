@@ -1,7 +1,8 @@
 // Walks tests/fixtures/<ID>/{bad,good}_*.py: every line marked `# expect: <ID>` (or
 // `// expect: <ID>` inside embedded C++) must be covered by a finding of that rule, and
 // every finding of that rule must cover a marked line. Good fixtures have no markers, so
-// any finding there fails.
+// any finding there fails. A `# problem: <name>` line gives the fixture the problem context
+// of tests/problems/<name>/ (problem.yaml, reference.py), as `--problem` would.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/engine.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -54,6 +56,15 @@ std::set<unsigned> markedLines(const std::string &text, const std::string &rule)
   return lines;
 }
 
+// The problem a fixture is graded against, if it names one.
+std::optional<problems::ProblemContext> fixtureProblem(const std::string &text) {
+  static const std::regex marker("# problem: ([A-Za-z0-9_]+)");
+  std::smatch m;
+  if (!std::regex_search(text, m, marker))
+    return std::nullopt;
+  return problems::loadProblem(fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / m[1].str());
+}
+
 // Readable test names in failure output instead of a byte dump.
 void PrintTo(const Fixture &fx, std::ostream *os) { *os << fx.path.filename().string(); }
 
@@ -69,7 +80,12 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
   rules::Selection only;
   only.select = {fx.rule};
-  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, nullptr}, only);
+  const std::optional<problems::ProblemContext> problem = fixtureProblem(text);
+  if (problem) {
+    ASSERT_TRUE(problem->reference.found) << fx.path << ": problem " << problem->dir << " has no reference.py";
+  }
+  const rules::RuleResults results =
+      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
 
   std::set<unsigned> covered;
   for (const rules::Finding &f : results.findings) {

@@ -1,32 +1,119 @@
 #pragma once
 
-// What a run was graded against. The foundation reads only what problem.yaml states;
-// reference analysis and suite overlays build on this struct.
+// What a run was graded against: the problem's stated contract (problem.yaml), what its
+// reference computes (reference.py or a KernelBench level file, read with the Python front
+// end), and the curated policy of its suite (problems/<suite>/*.yaml, compiled in).
+// Rules read this; it holds plain structs only.
 
+#include "kbaudit/python/facts.h"
 #include "kbaudit/source/diagnostic.h"
+#include "kbaudit/source/line_range.h"
 
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbaudit::problems {
 
-struct ProblemContext {
-  std::filesystem::path dir;
-  std::string name;          ///< directory name, e.g. "01_fp8_gemm"
-  std::string displayName;   ///< problem.yaml display_name
-  std::string precision;     ///< problem.yaml precision, e.g. "fp8_e4m3", "bf16", "fp32"
-  std::string regime;        ///< "compute" / "memory"
-  std::map<std::string, double> tolerance;
-  std::vector<std::string> forbidden;
-  std::vector<Diagnostic> diagnostics;
+/// Heavy operation classes a reference is dominated by.
+enum class OpClass { Matmul, Conv, Attention, Scan, Reduction, Sort, Elementwise };
+const char *opClassName(OpClass c); ///< "matmul", "conv", ...
+
+/// A dtype the reference creates, with where (canonical names as in the Triton facts:
+/// "fp32", "bf16", "fp16", "fp8e4m3", "fp8e5m2", "int8", "int32", "int64", "uint8", ...).
+struct DtypeUse {
+  std::string dtype;
+  std::string function; ///< "get_inputs", "Model.__init__", "Model.forward"
+  LineRange lines;
 };
 
-/// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...).
-/// Never throws; a missing or malformed problem.yaml becomes a diagnostic.
-ProblemContext loadProblem(const std::filesystem::path &dir);
+/// What reference.py computes.
+struct ReferenceSummary {
+  bool found = false;
+  std::filesystem::path path;
+  std::string source;       ///< the file's text
+  py::PythonFacts facts;    ///< the Python front end's facts for it
+  std::string modelClass;   ///< "Model"
+  std::string entry;        ///< qualname of its forward ("Model.forward"; `step` for decode problems)
+  LineRange entryLines;
+  /// Operation classes the entry point performs through torch, strongest first (matmul,
+  /// conv, attention before scan/reduction/sort; elementwise only when nothing else).
+  std::vector<OpClass> dominantOps;
+  /// Floating and integer dtypes the inputs (get_inputs) and weights (__init__, buffers)
+  /// are created with. Empty when the reference never names a dtype (fp32 by default).
+  std::vector<DtypeUse> inputDtypes;
+  std::vector<DtypeUse> weightDtypes;
+  /// Docstrings of the module, the model class and its entry point (for reuse detection).
+  std::vector<std::string> docstrings;
+  /// The entry point writes into one of its inputs in place (the reference itself is in place).
+  bool inPlace = false;
+
+  bool dominatedBy(OpClass c) const;
+};
+
+/// Curated policy of one known problem (problems/<suite>/<problem>.yaml): what the problem's
+/// name promises beyond problem.yaml, and extra forbidden operations and libraries.
+struct SuitePolicy {
+  std::string suite;   ///< "kernelbench-hard"
+  std::string file;    ///< the overlay's path relative to the repository root
+  std::string promise; ///< plain language: "a selection network (bitonic sort) written in the kernel"
+  /// Instruction classes the problem requires the kernel to use: "fp8_mma" (fp8 tensor-core
+  /// MMA), "int4_unpack_in_kernel", "selection_network", "compensated_summation".
+  std::vector<std::string> requiredInstructions;
+  /// Operations forbidden in addition to problem.yaml's list, as resolved dotted names
+  /// ("triton.language.topk", "torch.Tensor.sort") or C++ names ("at::topk").
+  std::vector<std::string> forbiddenOps;
+  /// Libraries whose import or pasted source is forbidden ("fla", "flash_attn", "vllm").
+  std::vector<std::string> forbiddenLibraries;
+  /// Heavy operation classes the problem explicitly allows through torch (e.g. plain bf16
+  /// matmul in a decode megakernel problem whose point is the fused int4 GEMV).
+  std::vector<OpClass> allowedLibraryOps;
+  bool compileForbidden = false; ///< torch.compile / torch.jit count as forbidden
+
+  bool demands(std::string_view instructionClass) const;
+  bool allowsLibrary(OpClass c) const;
+};
+
+struct ProblemContext {
+  std::filesystem::path dir;
+  std::string name;          ///< problem.yaml name, else the directory name ("01_fp8_gemm")
+  std::string displayName;   ///< problem.yaml display_name
+  std::string precision;     ///< problem.yaml precision as written ("fp8_e4m3", "int4_bf16", "fp32")
+  std::string regime;        ///< "compute" / "memory" / "latency"
+  std::map<std::string, double> tolerance;
+  std::vector<std::string> forbidden; ///< problem.yaml forbidden, as written
+  ReferenceSummary reference;
+  std::optional<SuitePolicy> policy;
+  std::vector<Diagnostic> diagnostics;
+
+  /// The contract's compute precision as a canonical dtype: "fp32", "fp16", "bf16",
+  /// "fp8e4m3", "fp8e5m2", "int4", "int8"; "" when neither problem.yaml nor the reference
+  /// says. `precision: int4_bf16` is "int4" (the low-precision operand defines the contract);
+  /// a reference whose floating inputs are all one dtype defines it when problem.yaml is silent.
+  std::string contractDtype() const;
+  /// Forbidden operations from problem.yaml and the policy together.
+  std::vector<std::string> allForbidden() const;
+};
+
+/// Canonical dtype of a torch/triton/problem.yaml spelling ("torch.float8_e4m3fn" ->
+/// "fp8e4m3", "bfloat16" -> "bf16", "float32" -> "fp32", "fp8_e4m3" -> "fp8e4m3"); "" if unknown.
+std::string canonicalDtype(std::string_view spelling);
+/// Bits of a canonical dtype (fp32 -> 32, int4 -> 4); 0 when unknown.
+unsigned dtypeBits(std::string_view canonical);
+
+/// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...) or a
+/// KernelBench level file (`NN_Name.py` with Model/get_inputs/get_init_inputs).
+/// Never throws; a missing or malformed file becomes a diagnostic.
+ProblemContext loadProblem(const std::filesystem::path &dirOrFile);
+
+/// Summarises a reference source (reference.py or a level file).
+ReferenceSummary summarizeReference(std::string_view source, const std::filesystem::path &path = {});
+
+/// The compiled-in policy for a problem name, if a suite overlay covers it.
+std::optional<SuitePolicy> findPolicy(std::string_view problemName, std::string_view displayName = {});
 
 /// Finds the directory of `problem` under `root`, which is either `<bench>/<gpu>/<problem>/`
 /// (as in the corpus) or flat `<problem>/`. `bench`/`gpu` narrow the search when known.

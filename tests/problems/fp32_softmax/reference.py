@@ -1,0 +1,16 @@
+"""Row-wise softmax in fp32."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(128, 4096)]
+
+
+def get_init_inputs():
+    return []
