@@ -18,6 +18,7 @@ commands:
         audit every run under RUNS_DIR, one <run_id>.yaml annotation each
   score --truth DIR --pred DIR
         compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)
+  problem DIR|FILE      show the contract, reference summary and suite policy kbaudit reads
   rules                 list the rules
   explain ID            print a rule's documentation
   docs --out DIR        write every rule's doc page (docs/rules)
@@ -41,6 +42,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "explain") return cmdExplain(rest, out, err);
   if (cmd == "docs") return cmdDocs(rest, out, err);
   if (cmd == "score") return cmdScore(rest, out, err);
+  if (cmd == "problem") return cmdProblem(rest, out, err);
   if (cmd == "version" || cmd == "--version") {
     out << "kbaudit " << version() << "\n";
     return kExitClean;
