@@ -49,9 +49,39 @@ public:
       checkAssignment(facts, a, sink);
     for (const py::Call &c : facts.calls)
       checkCall(facts, c, sink);
+    for (const cxx::CxxCall &c : ctx.facts.cxx.calls)
+      checkCxxCall(c, sink);
   }
 
 private:
+  // The same switches from extension code: at::globalContext().setAllowTF32CuBLAS(true),
+  // setFloat32MatmulPrecision("high"), cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH).
+  static void checkCxxCall(const cxx::CxxCall &c, FindingSink &sink) {
+    const std::string_view callee = c.callee;
+    const auto method = callee.substr(callee.rfind(':') == std::string_view::npos ? 0 : callee.rfind(':') + 1);
+    const std::string arg = c.arguments.empty() ? "" : c.arguments.back();
+    std::string effect;
+    if (method == "setAllowTF32CuBLAS" || method == "setAllowTF32CuDNN" || method == "setAllowFP16ReductionCuBLAS" ||
+        method == "setAllowBF16ReductionCuBLAS") {
+      if (arg == "false" || arg == "0")
+        return;
+      effect = method == "setAllowTF32CuDNN" ? "fp32 convolutions run on TF32 tensor cores"
+               : method == "setAllowTF32CuBLAS" ? "fp32 matmuls run on TF32 tensor cores"
+                                                : "half-precision GEMMs may reduce in reduced precision";
+    } else if (method == "setFloat32MatmulPrecision") {
+      if (arg.find("highest") != std::string::npos || arg.find("HIGHEST") != std::string::npos)
+        return;
+      effect = "fp32 matmuls may run as TF32 or bf16";
+    } else if (method == "cublasSetMathMode") {
+      if (arg.find("TF32") == std::string::npos && arg.find("TENSOR_OP") == std::string::npos)
+        return;
+      effect = "cuBLAS fp32 GEMMs run on TF32 tensor cores";
+    } else {
+      return;
+    }
+    sink.report(c.lines, {{"setting", c.spelled + "(" + arg + ")"}, {"effect", effect}});
+  }
+
   static void checkAssignment(const py::PythonFacts &facts, const py::Assignment &a, FindingSink &sink) {
     if (a.kind != py::Assignment::TargetKind::ModuleAttribute)
       return;

@@ -521,6 +521,19 @@ extern const EllipsisIndexType Ellipsis;
 extern const std::nullopt_t None;
 } // namespace indexing
 template <class F> void parallel_for(int64_t, int64_t, int64_t, const F &f) { f(0, 0); }
+// Process-wide numeric switches (PREC002 reads calls to these).
+enum class Float32MatmulPrecision { HIGHEST, HIGH, MEDIUM };
+struct Context {
+  void setAllowTF32CuBLAS(bool);
+  void setAllowTF32CuDNN(bool);
+  void setAllowFP16ReductionCuBLAS(bool);
+  void setAllowBF16ReductionCuBLAS(bool);
+  void setFloat32MatmulPrecision(const std::string &);
+  void setFloat32MatmulPrecision(Float32MatmulPrecision);
+  bool allowTF32CuBLAS() const;
+  bool allowTF32CuDNN() const;
+};
+Context &globalContext();
 std::optional<Device> device_of(const Tensor &);
 int get_num_threads();
 } // namespace at
