@@ -7,6 +7,10 @@
 
 namespace kbaudit::annotations {
 
+bool decisive(const rules::Finding &f) {
+  return f.confidence != rules::Confidence::Low && f.verdict != rules::VerdictClass::Review;
+}
+
 namespace {
 
 int rank(rules::VerdictClass v) {
@@ -62,6 +66,35 @@ std::string firstError(const std::vector<Diagnostic> &diags) {
   return "unknown error";
 }
 
+/// "Low-confidence findings (PREC004, WRAP007) are listed for review." or "".
+std::string reviewNote(const rules::RuleResults &results) {
+  std::set<std::string> rules;
+  for (const rules::Finding &f : results.findings)
+    if (!decisive(f))
+      rules.insert(f.rule);
+  if (rules.empty())
+    return {};
+  std::string ids;
+  for (const std::string &r : rules)
+    ids += (ids.empty() ? "" : ", ") + r;
+  return " Findings of lower confidence (" + ids + ") are listed in the kbaudit block for review; they do "
+         "not change the verdict.";
+}
+
+/// What the first findings say about this solution, with their lines.
+std::string specifics(const std::vector<const rules::Finding *> &ordered) {
+  std::string out;
+  std::set<std::string> seen;
+  for (const rules::Finding *f : ordered) {
+    if (seen.size() == 3 || !seen.insert(f->rule).second)
+      continue;
+    out += (out.empty() ? " In this solution: " : "; ") + f->message;
+    if (f->lines.valid())
+      out += " (" + f->rule + ", line " + std::to_string(f->lines.begin) + ")";
+  }
+  return out.empty() ? out : out + ".";
+}
+
 std::string cleanSummary(const Facts &facts) {
   const kernels::KernelInventory &inv = facts.kernels;
   unsigned reached = 0;
@@ -81,9 +114,6 @@ std::string cleanSummary(const Facts &facts) {
 
 } // namespace
 
-bool decisive(const rules::Finding &f) {
-  return f.confidence != rules::Confidence::Low && f.verdict != rules::VerdictClass::Review;
-}
 
 Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version) {
   Annotation a;
@@ -122,7 +152,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
 
   if (ordered.empty()) {
     a.verdict = "clean";
-    a.summary = cleanSummary(facts);
+    a.summary = cleanSummary(facts) + reviewNote(results);
     return a;
   }
   a.verdict = rules::verdictClassName(ordered.front()->verdict);
@@ -135,7 +165,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
     if (const rules::RuleMeta *m = rules::findRule(f->rule))
       summary += (summary.empty() ? "" : " ") + m->summary;
   }
-  a.summary = summary;
+  a.summary = summary + specifics(ordered) + reviewNote(results);
   if (const rules::RuleMeta *m = rules::findRule(ordered.front()->rule))
     a.implication = m->implication;
 

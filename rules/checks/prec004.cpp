@@ -19,8 +19,10 @@ public:
     const bool fp8 = contract.starts_with("fp8") || (problem.policy && problem.policy->demands("fp8_mma"));
     const bool int4 = problem.policy && problem.policy->demands("int4_unpack_in_kernel");
     if (!fp8 && !int4) {
-      sink.skipped("the problem's contract (" + (contract.empty() ? std::string("unknown") : contract) +
-                   ") is not a low-precision contract");
+      sink.skipped(contract == "int4"
+                       ? "int4 contract, but no suite policy requires in-kernel unpacking for this problem"
+                       : "the problem's contract (" + (contract.empty() ? std::string("unknown") : contract) +
+                             ") is not a low-precision contract");
       return;
     }
     bool unresolved = false;

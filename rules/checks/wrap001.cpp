@@ -2,6 +2,7 @@
 
 #include "all_checks.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kbaudit::rules {
@@ -53,11 +54,30 @@ public:
       work = "PyTorch operators";
 
     // Absence of evidence is weaker when kernels could live where kbaudit cannot see.
+    // A problem may allow some library work outright (a decode problem whose point is a
+    // fused int4 GEMV may say "plain bf16 matmul is allowed").
+    const auto opClass = [](kernels::HeavyOpKind k) {
+      switch (k) {
+      case kernels::HeavyOpKind::Matmul: return problems::OpClass::Matmul;
+      case kernels::HeavyOpKind::Conv: return problems::OpClass::Conv;
+      case kernels::HeavyOpKind::Attention: return problems::OpClass::Attention;
+      case kernels::HeavyOpKind::Scan: return problems::OpClass::Scan;
+      case kernels::HeavyOpKind::Sort: return problems::OpClass::Sort;
+      }
+      return problems::OpClass::Elementwise;
+    };
+    const problems::SuitePolicy *policy = ctx.problem && ctx.problem->policy ? &*ctx.problem->policy : nullptr;
+    const bool allowed = policy && !policy->allowedLibraryOps.empty() &&
+                         std::all_of(inv.libraryOps.begin(), inv.libraryOps.end(),
+                                     [&](const kernels::LibraryOp &op) { return policy->allowsLibrary(opClass(op.kind)); });
+
     std::string reach = "no @triton.jit kernel, __global__ kernel or inline PTX";
     std::string uncertainty;
     if (!inv.kernels.empty()) {
       reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none reached from " + entry;
       uncertainty = "kernels exist but no static call path from forward reaches them";
+    } else if (allowed) {
+      uncertainty = "the problem's policy (" + policy->file + ") allows this library work";
     } else if (!inv.unresolvedLocalImports.empty()) {
       uncertainty = "imports local module '" + inv.unresolvedLocalImports.front() +
                     "' whose code kbaudit does not see";

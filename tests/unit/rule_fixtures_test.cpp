@@ -1,7 +1,8 @@
 // Walks tests/fixtures/<ID>/{bad,good}_*.py: every line marked `# expect: <ID>` (or
 // `// expect: <ID>` inside embedded C++) must be covered by a finding of that rule, and
 // every finding of that rule must cover a marked line. Good fixtures have no markers, so
-// any finding there fails. A `# problem: <name>` line gives the fixture the problem context
+// any finding there fails unless its line is marked `# review: <ID>` and the finding is
+// low confidence. A `# problem: <name>` line gives the fixture the problem context
 // of tests/problems/<name>/ (problem.yaml, reference.py), as `--problem` would.
 
 #include "kbaudit/facts.h"
@@ -44,9 +45,9 @@ std::vector<Fixture> allFixtures() {
 }
 
 
-std::set<unsigned> markedLines(const std::string &text, const std::string &rule) {
+std::set<unsigned> markedLines(const std::string &text, const std::string &rule, const char *kind = "expect") {
   std::set<unsigned> lines;
-  const std::regex marker("(#|//) expect: ([A-Z]+[0-9]+)");
+  const std::regex marker(std::string("(#|//) ") + kind + ": ([A-Z]+[0-9]+)");
   std::istringstream in(text);
   std::string line;
   for (unsigned n = 1; std::getline(in, line); ++n)
@@ -74,6 +75,9 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   const Fixture &fx = GetParam();
   const std::string text = kbaudit::test::readFile(fx.path);
   const std::set<unsigned> expected = markedLines(text, fx.rule);
+  // `# review: ID` marks a line that must get a low-confidence finding only (listed for
+  // review, verdict unchanged); good fixtures may carry these.
+  const std::set<unsigned> review = markedLines(text, fx.rule, "review");
   const bool bad = fx.path.filename().string().rfind("bad_", 0) == 0;
   ASSERT_EQ(bad, !expected.empty()) << fx.path << ": bad_ fixtures need markers, good_ fixtures none";
 
@@ -91,6 +95,13 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   for (const rules::Finding &f : results.findings) {
     ASSERT_EQ(f.rule, fx.rule);
     bool hit = false;
+    for (unsigned line : review)
+      if (f.lines.contains(line)) {
+        EXPECT_EQ(f.confidence, rules::Confidence::Low)
+            << fx.path.filename() << ": line " << line << " is marked review but the finding is decisive";
+        covered.insert(line);
+        hit = true;
+      }
     for (unsigned line : expected)
       if (f.lines.contains(line)) {
         covered.insert(line);
@@ -101,6 +112,9 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   }
   for (unsigned line : expected)
     EXPECT_TRUE(covered.count(line)) << fx.path.filename() << ": line " << line << " not flagged by " << fx.rule;
+  for (unsigned line : review)
+    EXPECT_TRUE(covered.count(line)) << fx.path.filename() << ": line " << line << " has no review finding of "
+                                     << fx.rule;
 }
 
 std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
