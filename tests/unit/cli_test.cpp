@@ -242,4 +242,24 @@ TEST(Cli, RulesAndExplain) {
   EXPECT_NE(explain.out.find("# PREC002 global-precision-state-mutation"), std::string::npos);
 }
 
+TEST(Cli, ProblemShowsContractAndPolicy) {
+  const std::string dir = std::string(KBAUDIT_SOURCE_DIR) + "/tests/problems/05_topk_bitonic";
+  const Result shown = kb({"problem", dir});
+  EXPECT_EQ(shown.code, cli::kExitClean);
+  EXPECT_NE(shown.out.find("contract fp32"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("dominant ops:   sort"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("triton.language.topk"), std::string::npos) << shown.out;
+  EXPECT_EQ(kb({"problem"}).code, cli::kExitUsage);
+  EXPECT_EQ(kb({"problem", dir + "/does-not-exist"}).code, cli::kExitUsage);
+}
+
+TEST(Cli, ProblemDependentRulesSayTheyWereSkipped) {
+  TempDir dir;
+  writeFile(dir.path() / "solution.py", kClean);
+  const Result r = kb({"check", (dir.path() / "solution.py").string(), "--format", "yaml"});
+  EXPECT_EQ(r.code, cli::kExitClean);
+  EXPECT_NE(r.out.find("rule: PREC004"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("needs the problem definition"), std::string::npos) << r.out;
+}
+
 } // namespace
