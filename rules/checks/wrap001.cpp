@@ -1,6 +1,7 @@
 // WRAP001 no-authored-kernel: forward never reaches a kernel the submission wrote.
 
 #include "all_checks.h"
+#include "op_class.h"
 
 #include <algorithm>
 #include <set>
@@ -56,20 +57,10 @@ public:
     // Absence of evidence is weaker when kernels could live where kbaudit cannot see.
     // A problem may allow some library work outright (a decode problem whose point is a
     // fused int4 GEMV may say "plain bf16 matmul is allowed").
-    const auto opClass = [](kernels::HeavyOpKind k) {
-      switch (k) {
-      case kernels::HeavyOpKind::Matmul: return problems::OpClass::Matmul;
-      case kernels::HeavyOpKind::Conv: return problems::OpClass::Conv;
-      case kernels::HeavyOpKind::Attention: return problems::OpClass::Attention;
-      case kernels::HeavyOpKind::Scan: return problems::OpClass::Scan;
-      case kernels::HeavyOpKind::Sort: return problems::OpClass::Sort;
-      }
-      return problems::OpClass::Elementwise;
-    };
     const problems::SuitePolicy *policy = ctx.problem && ctx.problem->policy ? &*ctx.problem->policy : nullptr;
     const bool allowed = policy && !policy->allowedLibraryOps.empty() &&
                          std::all_of(inv.libraryOps.begin(), inv.libraryOps.end(),
-                                     [&](const kernels::LibraryOp &op) { return policy->allowsLibrary(opClass(op.kind)); });
+                                     [&](const kernels::LibraryOp &op) { return policy->allowsLibrary(opClassOf(op.kind)); });
 
     std::string reach = "no @triton.jit kernel, __global__ kernel or inline PTX";
     std::string uncertainty;
