@@ -169,6 +169,54 @@ void writeEmbeddedSources(Document &doc, const std::vector<EmbeddedSourceInfo> &
   }
 }
 
+void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
+  doc.open(2, "runtime");
+  doc.scalar(4, "outcome", r.outcome, ScalarStyle::Plain);
+  doc.scalar(4, "reason", r.reason, ScalarStyle::Quoted);
+  doc.scalar(4, "device", r.device, ScalarStyle::Plain);
+  doc.scalar(4, "torch", r.torchVersion, ScalarStyle::Quoted);
+  std::string seeds;
+  for (int s : r.seeds)
+    seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
+  doc.raw(4, "seeds", "[" + seeds + "]");
+  doc.raw(4, "seconds", number(r.seconds));
+  if (r.isolation.empty()) {
+    doc.raw(4, "isolation", "[]");
+  } else {
+    doc.open(4, "isolation");
+    for (const std::string &i : r.isolation) {
+      doc.item();
+      doc.scalar(8, "note", i, ScalarStyle::Quoted);
+    }
+  }
+  if (r.probes.empty()) {
+    doc.raw(4, "probes", "[]");
+  } else {
+    doc.open(4, "probes");
+    for (const runtime::ProbeOutcome &p : r.probes) {
+      doc.item();
+      doc.scalar(8, "name", p.name, ScalarStyle::Plain);
+      doc.scalar(8, "status", p.status, ScalarStyle::Plain);
+      doc.scalar(8, "rule", p.rule, ScalarStyle::Plain);
+      doc.scalar(8, "reason", p.reason, ScalarStyle::Quoted);
+      std::string nums;
+      for (const auto &[k, v] : p.numbers)
+        nums += (nums.empty() ? "" : ", ") + k + ": " + number(v);
+      doc.raw(8, "numbers", "{" + nums + "}");
+    }
+  }
+  if (r.events.empty()) {
+    doc.raw(4, "events", "[]");
+  } else {
+    doc.open(4, "events");
+    for (const runtime::RuntimeEvent &e : r.events) {
+      doc.item();
+      doc.scalar(8, "kind", e.kind, ScalarStyle::Plain);
+      doc.scalar(8, "detail", e.detail, ScalarStyle::Quoted);
+    }
+  }
+}
+
 void writeKbaudit(Document &doc, const KbauditBlock &k) {
   doc.open(0, "kbaudit");
   doc.scalar(2, "version", k.version, ScalarStyle::Plain);
@@ -185,6 +233,8 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
   writeSkipped(doc, k.skipped);
   writeDiagnostics(doc, k.diagnostics);
   writeEmbeddedSources(doc, k.embeddedSources);
+  if (k.runtime)
+    writeRuntime(doc, *k.runtime);
 }
 
 } // namespace

@@ -12,10 +12,13 @@ namespace {
 constexpr const char *kUsage = R"(usage: kbaudit <command> [options]
 
 commands:
-  check FILE|RUN_DIR [--problem DIR] [--format text|yaml|json] [--select IDS] [--ignore IDS]
+  check FILE|RUN_DIR [--problem DIR] [--format text|yaml|json] [--select IDS] [--ignore IDS] [--runtime]
         audit one solution; exit 0 clean, 1 reward_hack/rubric_leak, 2 usage or unreadable input
-  audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet]
+  audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]
         audit every run under RUNS_DIR, one <run_id>.yaml annotation each
+  probe FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S]
+        only the sandboxed runtime probes; exit 0 nothing found, 1 a finding, 3 probes unavailable
+        (--runtime on check/audit runs the same probes and takes the same three options)
   score --truth DIR --pred DIR
         compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)
   problem DIR|FILE      show the contract, reference summary and suite policy kbaudit reads
@@ -43,6 +46,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "docs") return cmdDocs(rest, out, err);
   if (cmd == "score") return cmdScore(rest, out, err);
   if (cmd == "problem") return cmdProblem(rest, out, err);
+  if (cmd == "probe") return cmdProbe(rest, out, err);
   if (cmd == "version" || cmd == "--version") {
     out << "kbaudit " << version() << "\n";
     return kExitClean;

@@ -37,7 +37,9 @@ std::string fileNameFor(const std::string &id) {
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  const auto args = Args::parse(argv, {"out", "jobs", "problems", "select", "ignore"}, {"quiet"}, error);
+  std::set<std::string> valued = {"out", "jobs", "problems", "select", "ignore"};
+  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
+  const auto args = Args::parse(argv, valued, {"quiet", "runtime"}, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
     err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N]" : error) << "\n";
     return kExitUsage;

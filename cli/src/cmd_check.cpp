@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 
 int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  const auto args = Args::parse(argv, {"problem", "format", "select", "ignore"}, {}, error);
+  std::set<std::string> valued = {"problem", "format", "select", "ignore"};
+  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
+  const auto args = Args::parse(argv, valued, {"runtime"}, error);
   if (!args || args->positionals().size() != 1) {
     err << "kbaudit check: " << (args ? "expected exactly one FILE or RUN_DIR" : error) << "\n";
     return kExitUsage;

@@ -12,6 +12,7 @@ int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostre
 int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdScore(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdProblem(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdProbe(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace kbaudit::cli

@@ -6,6 +6,7 @@
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/facts.h"
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/annotations/runtime_evidence.h"
 
 #include <llvm/Support/JSON.h>
 
@@ -107,6 +108,35 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     }
     (problemOption == "problem" ? options.problemDir : options.problemsRoot) = *p;
   }
+  if (args.has("runtime")) {
+    options.runtime = probeOptionsFrom(args, command, err);
+    if (!options.runtime)
+      return std::nullopt;
+  }
+  return options;
+}
+
+std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
+                                                      std::ostream &err) {
+  runtime::ProbeOptions options;
+  if (auto d = args.value("device")) {
+    if (*d != "auto" && *d != "cuda" && *d != "cpu") {
+      err << "kbaudit " << command << ": --device takes auto, cuda or cpu\n";
+      return std::nullopt;
+    }
+    options.device = *d;
+  }
+  if (auto p = args.value("python"))
+    options.python = *p;
+  if (auto t = args.value("probe-timeout")) {
+    char *end = nullptr;
+    const long seconds = std::strtol(t->c_str(), &end, 10);
+    if (!end || *end || seconds <= 0) {
+      err << "kbaudit " << command << ": --probe-timeout takes a positive number of seconds\n";
+      return std::nullopt;
+    }
+    options.limits.wall = std::chrono::seconds(seconds);
+  }
   return options;
 }
 
@@ -135,8 +165,20 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
 
   const Facts facts = analyzeSolution(run.solution);
   const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
-  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
-  return annotations::synthesize(info, facts, results, ctxProblem, version());
+  rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
+  std::optional<runtime::RuntimeReport> report;
+  if (options.runtime) {
+    if (ctxProblem) {
+      report = runtime::runProbes(run.solution, *ctxProblem, *options.runtime);
+      annotations::applyRuntime(results, *report);
+    } else {
+      report.emplace();
+      report->reason = "no problem definition for this run: the probes compare against its reference.py";
+    }
+  }
+  annotations::Annotation a = annotations::synthesize(info, facts, results, ctxProblem, version());
+  a.kbaudit.runtime = std::move(report);
+  return a;
 }
 
 } // namespace kbaudit::cli

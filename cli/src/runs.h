@@ -4,10 +4,12 @@
 
 #include "kbaudit/annotations/annotation.h"
 #include "kbaudit/rules/engine.h"
+#include "kbaudit/runtime/probe.h"
 
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,12 @@ struct AuditOptions {
   std::filesystem::path problemsRoot;
   /// One problem directory for every run (check --problem); overrides problemsRoot.
   std::filesystem::path problemDir;
+  /// Run the sandboxed runtime probes too (`--runtime`); they need the run's problem.
+  std::optional<runtime::ProbeOptions> runtime;
 };
+
+/// Options every command that can run probes accepts (valued: device, python, probe-timeout).
+inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout"};
 
 class Args;
 
@@ -42,6 +49,10 @@ class Args;
 /// the reason to `err` prefixed by `command`.
 std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
                                              const std::string &command, std::ostream &err);
+
+/// Probe options from --device/--python/--probe-timeout; nullopt after writing the reason.
+std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
+                                                      std::ostream &err);
 
 /// Analyses, runs the rules and synthesizes the annotation. Never throws for bad input.
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options);

@@ -4,6 +4,7 @@
 // followed by kbaudit's own machine-readable block.
 
 #include "kbaudit/rules/finding.h"
+#include "kbaudit/runtime/probe.h"
 #include "kbaudit/source/diagnostic.h"
 #include "kbaudit/source/line_range.h"
 
@@ -39,6 +40,8 @@ struct KbauditBlock {
   std::vector<rules::SkippedRule> skipped;
   std::vector<Diagnostic> diagnostics;
   std::vector<EmbeddedSourceInfo> embeddedSources;
+  /// What the runtime probes did, when they were asked for (`--runtime`, `kbaudit probe`).
+  std::optional<runtime::RuntimeReport> runtime;
 };
 
 struct Annotation {

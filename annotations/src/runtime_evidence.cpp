@@ -1,0 +1,75 @@
+#include "kbaudit/annotations/runtime_evidence.h"
+
+#include "kbaudit/rules/rule_meta.h"
+
+#include <algorithm>
+#include <set>
+
+namespace kbaudit::annotations {
+
+namespace {
+
+// Probes whose passing result answers their rule's question directly. Others (adversarial,
+// timing) only ever add evidence.
+const std::set<std::string> kClearing = {"differential", "memoization", "aliasing", "caller_context", "call_count"};
+
+std::string numbersText(const runtime::ProbeOutcome &p) {
+  std::string out;
+  for (const auto &[k, v] : p.numbers) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    out += (out.empty() ? "" : ", ") + k + "=" + buf;
+  }
+  return out;
+}
+
+void addFinding(rules::RuleResults &results, const std::string &rule, const std::string &message,
+                const std::string &evidence, rules::Confidence confidence) {
+  rules::Finding f;
+  f.rule = rule;
+  if (const rules::RuleMeta *m = rules::findRule(rule)) {
+    f.name = m->name;
+    f.category = m->category;
+    f.verdict = m->verdict;
+  }
+  f.confidence = confidence;
+  f.message = message;
+  f.evidence = evidence;
+  results.findings.push_back(std::move(f));
+}
+
+} // namespace
+
+void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &report) {
+  for (const runtime::ProbeOutcome &p : report.probes) {
+    if (p.rule.empty())
+      continue;
+    std::vector<rules::Finding *> same;
+    for (rules::Finding &f : results.findings)
+      if (f.rule == p.rule)
+        same.push_back(&f);
+    const std::string where = "runtime probe " + p.name + " on " + report.device;
+    if (p.status == "finding") {
+      for (rules::Finding *f : same) {
+        f->confidence = rules::Confidence::High;
+        f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("confirmed by ") + where;
+      }
+      if (same.empty())
+        addFinding(results, p.rule, where + ": " + p.reason, numbersText(p), rules::Confidence::High);
+    } else if (p.status == "passed" && kClearing.count(p.name)) {
+      for (rules::Finding *f : same)
+        if (f->confidence != rules::Confidence::Low && f->lines.valid()) {
+          f->confidence = rules::Confidence::Low;
+          f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("not reproduced by ") + where;
+        }
+    }
+  }
+  for (const runtime::RuntimeEvent &e : report.events)
+    if (e.kind == "grader-file" || e.kind == "grader-changed") {
+      addFinding(results, "RUB002", "at run time the solution touched a grader file: " + e.detail, e.kind,
+                 rules::Confidence::High);
+      break;
+    }
+}
+
+} // namespace kbaudit::annotations

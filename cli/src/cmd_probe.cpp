@@ -1,0 +1,59 @@
+// `kbaudit probe RUN --problem DIR`: only the sandboxed runtime probes, as a table.
+
+#include "args.h"
+#include "commands.h"
+#include "runs.h"
+
+#include "kbaudit/cli/cli.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <ostream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
+  std::string error;
+  std::set<std::string> valued = {"problem"};
+  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
+  const auto args = Args::parse(argv, valued, {}, error);
+  if (!args || args->positionals().size() != 1 || !args->value("problem")) {
+    err << "kbaudit probe: " << (args ? "usage: kbaudit probe FILE|RUN_DIR --problem DIR" : error) << "\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  const fs::path input = args->positionals().front();
+  const fs::path problemDir = *args->value("problem");
+  if (!fs::exists(input, ec) || !fs::is_directory(problemDir, ec)) {
+    err << "kbaudit probe: " << (fs::exists(input, ec) ? problemDir : input).string() << " does not exist\n";
+    return kExitUsage;
+  }
+  const std::optional<runtime::ProbeOptions> options = probeOptionsFrom(*args, "probe", err);
+  if (!options)
+    return kExitUsage;
+
+  const problems::ProblemContext problem = problems::loadProblem(problemDir);
+  const runtime::RuntimeReport r = runtime::runProbes(targetFor(input).solution, problem, *options);
+  out << "outcome: " << r.outcome << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
+      << "device:  " << (r.device.empty() ? "-" : r.device) << ", torch " << (r.torchVersion.empty() ? "-" : r.torchVersion)
+      << ", " << r.seconds << " s\n";
+  for (const std::string &note : r.isolation)
+    out << "sandbox: " << note << "\n";
+  bool found = r.outcome == "aborted";
+  for (const runtime::ProbeOutcome &p : r.probes) {
+    found |= p.status == "finding";
+    out << std::left << std::setw(22) << p.name << std::setw(9) << p.status << std::setw(9)
+        << (p.rule.empty() ? "-" : p.rule) << p.reason << "\n";
+  }
+  for (const runtime::RuntimeEvent &e : r.events) {
+    found = true;
+    out << "event:   " << e.kind << ": " << e.detail << "\n";
+  }
+  if (r.outcome == "unavailable")
+    return kExitInternal;
+  return found ? kExitFlagged : kExitClean;
+}
+
+} // namespace kbaudit::cli

@@ -1,0 +1,67 @@
+#pragma once
+
+// Runtime probes: the solution and its reference run in a sandboxed Python child
+// (runtime_checks/probe.py, compiled into kbaudit) and the child reports, per probe, whether
+// it passed, found something (with the rule it is evidence for), or could not run and why.
+
+#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/runtime/sandbox.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kbaudit::runtime {
+
+struct ProbeOptions {
+  std::string device = "auto";                         ///< auto | cuda | cpu
+  std::filesystem::path python = "/usr/bin/python3";
+  std::vector<int> seeds = {0, 1, 2};
+  SandboxLimits limits;
+};
+
+struct ProbeOutcome {
+  std::string name;   ///< "differential", "memoization", ...
+  std::string status; ///< passed | finding | skipped | error
+  std::string rule;   ///< the rule a finding is evidence for ("PREC001"), "" when none
+  std::string reason; ///< why it was skipped, what it found, or what broke
+  std::map<std::string, double> numbers; ///< error ratios, timings, ...
+};
+
+/// A side effect the solution had, recorded by the child's audit hook or by comparing the
+/// grader files before and after.
+struct RuntimeEvent {
+  std::string kind;   ///< grader-file, grader-changed, write-outside, delete, process, network
+  std::string detail;
+};
+
+struct RuntimeReport {
+  /// ran: the child answered; aborted: it ended without an answer (crash, os._exit, timeout,
+  /// forged or oversized answer); unavailable: the probe could not be started at all.
+  std::string outcome = "unavailable";
+  std::string reason;          ///< why it aborted or was unavailable; setup errors
+  std::string device;
+  std::string torchVersion;
+  std::vector<int> seeds;
+  std::vector<ProbeOutcome> probes;
+  std::vector<RuntimeEvent> events;
+  std::vector<std::string> isolation;
+  double seconds = 0;
+
+  bool ran() const { return outcome == "ran"; }
+};
+
+/// Runs every probe for the solution (a solution.py or its run directory) against `problem`.
+/// Never throws; failures are described in the report.
+RuntimeReport runProbes(const std::filesystem::path &solution, const problems::ProblemContext &problem,
+                        const ProbeOptions &options = {});
+
+/// Parses the child's framed answer; exposed for tests. Returns false (with `why`) for a
+/// missing, forged, repeated or malformed answer.
+bool parseAnswer(const std::string &framed, const std::string &nonce, RuntimeReport &report, std::string &why);
+
+/// probe.py, as compiled into the binary.
+std::string_view probeScript();
+
+} // namespace kbaudit::runtime

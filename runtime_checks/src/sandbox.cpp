@@ -1,0 +1,268 @@
+// POSIX implementation of the sandbox. The child side only calls async-signal-safe
+// functions between fork and exec; everything it needs is prepared before the fork.
+
+#include "kbaudit/runtime/sandbox.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace kbaudit::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int read = -1, write = -1;
+  bool open() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+      return false;
+    read = fds[0];
+    write = fds[1];
+    return true;
+  }
+  void closeBoth() {
+    if (read >= 0)
+      ::close(read);
+    if (write >= 0)
+      ::close(write);
+    read = write = -1;
+  }
+};
+
+/// Keeps the last `cap` bytes of a stream: a flood of output costs bounded memory.
+struct Tail {
+  std::string data;
+  std::size_t cap;
+  bool truncated = false;
+  void append(const char *p, std::size_t n) {
+    data.append(p, n);
+    if (data.size() > 2 * cap) {
+      data.erase(0, data.size() - cap);
+      truncated = true;
+    }
+  }
+  std::string finish() {
+    if (data.size() > cap) {
+      data.erase(0, data.size() - cap);
+      truncated = true;
+    }
+    return data;
+  }
+};
+
+void setLimit(int resource, rlim_t value) {
+  struct rlimit rl {value, value};
+  ::setrlimit(resource, &rl);
+}
+
+[[noreturn]] void childFail(int errFd, const char *what) {
+  const int e = errno;
+  (void)!::write(errFd, what, std::strlen(what));
+  (void)!::write(errFd, ": ", 2);
+  const char *msg = std::strerror(e);
+  (void)!::write(errFd, msg, std::strlen(msg));
+  ::_exit(127);
+}
+
+} // namespace
+
+SandboxResult runSandboxed(const SandboxRequest &req) {
+  SandboxResult result;
+  if (req.argv.empty()) {
+    result.startError = "empty command";
+    return result;
+  }
+  Pipe in, out, err, answer, status;
+  if (!in.open() || !out.open() || !err.open() || !answer.open() || !status.open()) {
+    result.startError = std::string("pipe: ") + std::strerror(errno);
+    for (Pipe *p : {&in, &out, &err, &answer, &status})
+      p->closeBoth();
+    return result;
+  }
+
+  // Everything the child needs, built before fork (no allocation after it).
+  std::vector<std::string> envStrings;
+  for (const auto &[k, v] : req.env)
+    envStrings.push_back(k + "=" + v);
+  std::vector<char *> argv, envp;
+  for (const std::string &a : req.argv)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  for (std::string &e : envStrings)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string workdir = req.workdir.string();
+  const bool dropToUid = ::geteuid() == 0 && req.uid != 0;
+
+  // The network namespace is tried in a throwaway child first so the answer can be reported.
+  bool netIsolated = false;
+  std::string netNote;
+  if (req.isolateNetwork) {
+    const pid_t probe = ::fork();
+    if (probe == 0)
+      ::_exit(::unshare(CLONE_NEWNET) == 0 ? 0 : (::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 ? 2 : 1));
+    int st = 0;
+    if (probe > 0 && ::waitpid(probe, &st, 0) == probe && WIFEXITED(st) && WEXITSTATUS(st) != 1) {
+      netIsolated = true;
+      netNote = WEXITSTATUS(st) == 0 ? "own network namespace" : "own user and network namespace";
+    } else {
+      netNote = "network not isolated: this kernel or container does not allow a new network namespace";
+    }
+  }
+  const int netFlags = !netIsolated ? 0 : (netNote == "own network namespace" ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET);
+
+  const auto start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    result.startError = std::string("fork: ") + std::strerror(errno);
+    for (Pipe *p : {&in, &out, &err, &answer, &status})
+      p->closeBoth();
+    return result;
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    if (netFlags && ::unshare(netFlags) != 0)
+      childFail(status.write, "unshare");
+    // stdin, stdout, stderr and the answer descriptor; the status pipe stays close-on-exec
+    // so a successful exec closes it and the parent reads EOF.
+    if (::dup2(in.read, 0) < 0 || ::dup2(out.write, 1) < 0 || ::dup2(err.write, 2) < 0 ||
+        ::dup2(answer.write, req.answerFd) < 0)
+      childFail(status.write, "dup2");
+    for (int fd = 3; fd < 1024; ++fd)
+      if (fd != req.answerFd && fd != status.write)
+        ::close(fd);
+    if (::chdir(workdir.c_str()) != 0)
+      childFail(status.write, "chdir");
+    if (req.limits.addressSpaceBytes)
+      setLimit(RLIMIT_AS, req.limits.addressSpaceBytes);
+    setLimit(RLIMIT_CPU, req.limits.cpuSeconds);
+    setLimit(RLIMIT_NOFILE, req.limits.openFiles);
+    setLimit(RLIMIT_CORE, 0);
+    setLimit(RLIMIT_FSIZE, 512ull << 20);
+    if (dropToUid) {
+      // RLIMIT_NPROC does not bind root; an unprivileged uid of its own makes it bind and
+      // keeps the child from writing anywhere it does not own.
+      if (::setgroups(0, nullptr) != 0 || ::setgid(req.uid) != 0 || ::setuid(req.uid) != 0)
+        childFail(status.write, "setuid");
+    }
+    setLimit(RLIMIT_NPROC, req.limits.processes);
+    ::execve(argv[0], argv.data(), envp.data());
+    childFail(status.write, "execve");
+  }
+
+  ::setpgid(pid, pid); // also from the parent, so killpg works even before the child runs
+  ::close(in.read);
+  ::close(out.write);
+  ::close(err.write);
+  ::close(answer.write);
+  ::close(status.write);
+  in.read = out.write = err.write = answer.write = status.write = -1;
+
+  if (!req.stdinData.empty())
+    (void)!::write(in.write, req.stdinData.data(), req.stdinData.size());
+  ::close(in.write);
+  in.write = -1;
+
+  // Did exec succeed? EOF on the status pipe means yes.
+  std::string execError;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(status.read, buf, sizeof buf)) > 0;)
+    execError.append(buf, static_cast<std::size_t>(n));
+  ::close(status.read);
+
+  Tail outTail{{}, req.limits.outputCapBytes}, errTail{{}, req.limits.outputCapBytes};
+  bool answerTruncated = false;
+  struct pollfd fds[3] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {answer.read, POLLIN, 0}};
+  int openStreams = 3;
+  int st = 0;
+  bool reaped = false;
+  while (openStreams > 0) {
+    // A grandchild can hold the pipes open after the child is gone: once the child has
+    // exited, drain what is buffered and stop.
+    if (!reaped && ::waitpid(pid, &st, WNOHANG) == pid)
+      reaped = true;
+    const auto left = req.limits.wall - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    if (left.count() <= 0) {
+      result.timedOut = true;
+      break;
+    }
+    const int ready = ::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), reaped ? 50 : 200)));
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (reaped && ready == 0)
+      break;
+    for (int i = 0; i < 3; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --openStreams;
+        continue;
+      }
+      if (i == 0)
+        outTail.append(buf, static_cast<std::size_t>(n));
+      else if (i == 1)
+        errTail.append(buf, static_cast<std::size_t>(n));
+      else if (result.answer.size() + static_cast<std::size_t>(n) <= req.limits.answerCapBytes)
+        result.answer.append(buf, static_cast<std::size_t>(n));
+      else
+        answerTruncated = true;
+    }
+  }
+  // Whatever happened, nothing of the child's group survives it.
+  ::killpg(pid, SIGKILL);
+  while (!reaped && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (dropToUid) {
+    // Processes that left the group (setsid, double fork) still run as the child's uid:
+    // a helper with that uid signals every process it may, i.e. exactly those.
+    const pid_t sweeper = ::fork();
+    if (sweeper == 0) {
+      if (::setgid(req.uid) == 0 && ::setuid(req.uid) == 0)
+        ::kill(-1, SIGKILL);
+      ::_exit(0);
+    }
+    if (sweeper > 0)
+      ::waitpid(sweeper, nullptr, 0);
+  }
+  for (auto &fd : fds)
+    if (fd.fd >= 0)
+      ::close(fd.fd);
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+  result.started = execError.empty();
+  result.startError = execError;
+  if (WIFEXITED(st))
+    result.exitCode = WEXITSTATUS(st);
+  else if (WIFSIGNALED(st))
+    result.signal = WTERMSIG(st);
+  if (result.timedOut)
+    result.signal = SIGKILL;
+  result.stdoutTail = outTail.finish();
+  result.stderrTail = errTail.finish();
+  result.outputTruncated = outTail.truncated || errTail.truncated;
+  if (answerTruncated)
+    result.answer.clear(); // an oversized answer is not an answer
+  result.isolation.push_back("own process group, killed as a group at exit or timeout");
+  if (req.isolateNetwork)
+    result.isolation.push_back(netNote);
+  if (dropToUid)
+    result.isolation.push_back("unprivileged uid " + std::to_string(req.uid));
+  else if (::geteuid() == 0)
+    result.isolation.push_back("runs as root (no uid given): RLIMIT_NPROC does not bind");
+  return result;
+}
+
+} // namespace kbaudit::runtime
