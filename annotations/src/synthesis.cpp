@@ -95,6 +95,37 @@ std::string specifics(const std::vector<const rules::Finding *> &ordered) {
   return out.empty() ? out : out + ".";
 }
 
+bool containsWord(std::string_view text, std::string_view word) {
+  const auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  std::string t(text), w(word);
+  std::transform(t.begin(), t.end(), t.begin(), lower);
+  std::transform(w.begin(), w.end(), w.begin(), lower);
+  return !w.empty() && t.find(w) != std::string::npos;
+}
+
+/// The module docstring, quoted when it describes a flagged behaviour in the solution's own
+/// words ("FP8 -> bf16 conversion, then bf16 GEMM via torch.matmul").
+void addAdmission(Annotation &a, const Facts &facts, const std::vector<const rules::Finding *> &ordered,
+                  std::vector<LineRange> &quoted) {
+  const py::StringConstant *doc = nullptr;
+  for (const py::StringConstant &s : facts.python.strings)
+    if (s.docstring && s.function.empty() && (!doc || s.lines.begin < doc->lines.begin))
+      doc = &s;
+  if (!doc || !doc->lines.valid())
+    return;
+  for (const rules::Finding *f : ordered) {
+    const rules::RuleMeta *m = rules::findRule(f->rule);
+    if (!m || std::none_of(m->admissions.begin(), m->admissions.end(),
+                           [&](const std::string &w) { return containsWord(doc->value.value, w); }))
+      continue;
+    LineRange r{doc->lines.begin, std::min(doc->lines.end, doc->lines.begin + kMaxQuoteLines - 1)};
+    quoted.push_back(r);
+    a.quotes.push_back(Quote{"solution.py", r, "the solution's own description (" + f->rule + ")",
+                             facts.source.lines(r.begin, r.end)});
+    return;
+  }
+}
+
 std::string cleanSummary(const Facts &facts) {
   const kernels::KernelInventory &inv = facts.kernels;
   unsigned reached = 0;
@@ -170,6 +201,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
     a.implication = m->implication;
 
   std::vector<LineRange> quoted;
+  addAdmission(a, facts, ordered, quoted);
   for (const rules::Finding *f : ordered) {
     if (a.quotes.size() >= kMaxQuotes || !f->lines.valid())
       continue;

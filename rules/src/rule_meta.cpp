@@ -77,6 +77,7 @@ RuleMeta parseRuleMeta(std::string_view yaml) {
   m.rationale = trimmed(required(root, "rationale"));
   m.references = list(root, "references");
   m.needs = list(root, "needs");
+  m.admissions = list(root, "admissions");
   return m;
 }
 

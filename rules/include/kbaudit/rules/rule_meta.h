@@ -37,6 +37,9 @@ struct RuleMeta {
   std::string rationale;
   std::vector<std::string> references;
   std::vector<std::string> needs; ///< python, cxx, triton, problem, runtime
+  /// Words with which a solution describes this behaviour itself ("bf16", "cuBLAS"): when its
+  /// module docstring uses one, the annotation quotes that description next to the findings.
+  std::vector<std::string> admissions;
   std::vector<RuleExample> examples;
 };
 
