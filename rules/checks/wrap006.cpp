@@ -1,14 +1,218 @@
-// WRAP006 vendored-library-source: TODO (stub until implemented).
+// WRAP006 vendored-library-source: the solution carries a known kernel library's own source
+// (license headers, docstrings, the library's kernel and helper definitions) instead of
+// importing it, which an import-based forbidden check cannot see.
 
 #include "all_checks.h"
+#include "wrap006_libraries.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
 
 namespace kbaudit::rules {
 namespace {
 
+using wrap006::LibrarySignature;
+
+bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+bool listed(std::span<const std::string_view> list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+bool listed(std::span<const std::string> list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// A line of a license header: a copyright or SPDX statement, in a comment or a string.
+bool licenseLine(std::string_view line) {
+  return contains(line, "Copyright") || contains(line, "SPDX-") || contains(line, "(c)") || contains(line, "(C)");
+}
+
+// A definition in the solution: Python def/class, or a C++ function with a body.
+struct Definition {
+  std::string name;
+  LineRange lines;
+};
+
+struct Evidence {
+  std::vector<LineRange> licenseLines;
+  std::string licenseText;
+  std::vector<std::string> phrases;
+  LineRange phraseLines;
+  std::vector<Definition> strong; ///< distinct characteristic names
+  std::vector<Definition> common; ///< distinct names a solution might choose itself
+
+  unsigned independentSignals() const {
+    return static_cast<unsigned>(strong.size() + phrases.size() + (licenseLines.empty() ? 0 : 1));
+  }
+};
+
+std::vector<Definition> definitions(const Facts &f) {
+  std::vector<Definition> out;
+  // The `def`/`class` line itself, below any decorators, is what a quote should show.
+  const auto defLines = [](LineRange whole, const std::vector<py::Decorator> &decorators) {
+    unsigned line = whole.begin;
+    for (const py::Decorator &d : decorators)
+      line = std::max(line, d.lines.end + 1);
+    return LineRange{line, std::max(line, whole.end)};
+  };
+  for (const py::Function &fn : f.python.functions)
+    out.push_back({fn.name, defLines(fn.lines, fn.decorators)});
+  for (const py::Class &c : f.python.classes)
+    out.push_back({c.name, defLines(c.lines, c.decorators)});
+  for (const cxx::CxxFunction &fn : f.cxx.functions) {
+    if (!fn.definition || fn.lambda)
+      continue;
+    LineRange lines = fn.lines;
+    if (fn.source >= 0 && static_cast<std::size_t>(fn.source) < f.embedded.sources.size()) {
+      const embed::EmbeddedSource &s = f.embedded.sources[fn.source];
+      if (s.file != "solution.py" || !lines.valid())
+        lines = s.origin_lines;
+    }
+    out.push_back({fn.name, lines});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Definition &a, const Definition &b) { return a.lines.begin < b.lines.begin; });
+  return out;
+}
+
+// Comments are not facts, so license headers are read from the text itself: a line counts
+// only when it states a copyright (or SPDX tag) and names the library's authors.
+void scanLicense(const SourceFile &src, const LibrarySignature &lib, Evidence &ev) {
+  if (lib.licenseMarks.empty())
+    return;
+  for (unsigned n = 1; n <= src.lineCount(); ++n) {
+    std::string_view line = src.line(n);
+    if (!licenseLine(line))
+      continue;
+    for (std::string_view mark : lib.licenseMarks)
+      if (contains(line, mark)) {
+        ev.licenseLines.push_back({n, n});
+        if (ev.licenseText.empty()) {
+          std::size_t start = line.find_first_not_of(" \t#/*\"'");
+          ev.licenseText = std::string(line.substr(start == std::string_view::npos ? 0 : start, 120));
+        }
+        break;
+      }
+  }
+}
+
+void scanPhrases(const Facts &f, const LibrarySignature &lib, Evidence &ev) {
+  for (std::string_view phrase : lib.phrases) {
+    for (const py::StringConstant &s : f.python.strings) {
+      if (!contains(s.value.value, phrase))
+        continue;
+      ev.phrases.emplace_back(phrase);
+      if (!ev.phraseLines.valid())
+        ev.phraseLines = s.lines;
+      break;
+    }
+  }
+}
+
+void scanDefinitions(const std::vector<Definition> &defs, const LibrarySignature &lib, Evidence &ev) {
+  std::set<std::string> seen;
+  for (const Definition &d : defs) {
+    if (!seen.insert(d.name).second)
+      continue;
+    if (listed(lib.definitions, d.name))
+      ev.strong.push_back(d);
+    else if (listed(lib.common, d.name))
+      ev.common.push_back(d);
+  }
+}
+
+// The problem names the library as off limits (overlay or problem.yaml).
+bool forbiddenByProblem(const problems::ProblemContext *p, const LibrarySignature &lib) {
+  if (!p)
+    return false;
+  for (std::string_view module : lib.modules) {
+    if (p->policy && listed(std::span<const std::string>(p->policy->forbiddenLibraries), module))
+      return true;
+    for (const std::string &f : p->forbidden) {
+      std::string_view s = f;
+      for (std::string_view prefix : {"import ", "from "})
+        if (s.substr(0, prefix.size()) == prefix)
+          s.remove_prefix(prefix.size());
+      if (s.substr(0, s.find_first_of(". ")) == module)
+        return true;
+    }
+  }
+  return false;
+}
+
+std::string joinNames(const std::vector<Definition> &defs, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < defs.size() && i < limit; ++i)
+    out += (i ? ", " : "") + defs[i].name;
+  if (defs.size() > limit)
+    out += ", ... (" + std::to_string(defs.size()) + " in all)";
+  return out;
+}
+
 class Wrap006 final : public Check {
 public:
   std::string_view id() const override { return "WRAP006"; }
-  void run(const CheckContext &, FindingSink &) const override {}
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    const std::vector<Definition> defs = definitions(f);
+    for (const LibrarySignature &lib : wrap006::kLibraries) {
+      Evidence ev;
+      scanLicense(f.source, lib, ev);
+      scanPhrases(f, lib, ev);
+      scanDefinitions(defs, lib, ev);
+      report(ctx, lib, ev, sink);
+    }
+  }
+
+private:
+  static void report(const CheckContext &ctx, const LibrarySignature &lib, const Evidence &ev, FindingSink &sink) {
+    const bool license = !ev.licenseLines.empty();
+    const unsigned signals = ev.independentSignals();
+    // Names a solution might choose itself only support a characteristic one.
+    const unsigned supported = signals + (ev.strong.empty() && ev.phrases.empty() ? 0 : ev.common.size());
+    const bool forbidden = forbiddenByProblem(ctx.problem, lib);
+    const std::size_t defCount = ev.strong.size() + ev.common.size();
+
+    std::optional<Confidence> confidence;
+    if (license && defCount >= 2)
+      confidence = Confidence::High;
+    else if (license || supported >= 2)
+      confidence = ev.strong.size() >= 4 ? Confidence::High : Confidence::Medium;
+    else if (supported == 1 && forbidden && !ev.strong.empty())
+      confidence = Confidence::Low;
+    if (!confidence)
+      return;
+
+    std::vector<Definition> named = ev.strong;
+    named.insert(named.end(), ev.common.begin(), ev.common.end());
+    std::sort(named.begin(), named.end(),
+              [](const Definition &a, const Definition &b) { return a.lines.begin < b.lines.begin; });
+
+    std::string signalText;
+    if (license)
+      signalText = "license header \"" + ev.licenseText + "\"" +
+                   (ev.licenseLines.size() > 1 ? " (" + std::to_string(ev.licenseLines.size()) + " times)" : "");
+    if (!named.empty())
+      signalText += std::string(signalText.empty() ? "" : "; ") + "defines the library's " + joinNames(named, 6);
+    for (const std::string &p : ev.phrases)
+      signalText += std::string(signalText.empty() ? "" : "; ") + "docstring \"" + p + "\"";
+
+    // Point at the license header when there is one, else at the first definition.
+    LineRange where = license ? ev.licenseLines.front() : (!named.empty() ? named.front().lines : ev.phraseLines);
+    if (!where.valid())
+      return;
+    if (!license && !named.empty())
+      where = LineRange{named.front().lines.begin, named.front().lines.begin};
+    std::string evidence = forbidden ? "the problem forbids this library" : "";
+    sink.report(where,
+                {{"library", std::string(lib.display)},
+                 {"signals", signalText},
+                 {"forbidden", forbidden ? " (a library the problem forbids)" : ""}},
+                evidence, confidence == Confidence::Medium ? std::nullopt : confidence);
+  }
 };
 
 } // namespace
