@@ -1,0 +1,247 @@
+#include "rub_branch_work.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+
+namespace kbaudit::rules::rub {
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string_view lastSegment(std::string_view dotted) {
+  const auto dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+std::string classOf(std::string_view qualname) {
+  const auto dot = qualname.find('.');
+  return dot == std::string_view::npos ? std::string{} : std::string(qualname.substr(0, dot));
+}
+
+std::string lineText(const LineRange &r) {
+  return r.begin == r.end ? "line " + std::to_string(r.begin)
+                          : "lines " + std::to_string(r.begin) + "-" + std::to_string(r.end);
+}
+
+bool containsName(std::string_view text, std::string_view name) {
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
+    const bool left = pos == 0 || (!ident(text[pos - 1]) && text[pos - 1] != '.');
+    const size_t end = pos + name.size();
+    const bool right = end == text.size() || !ident(text[end]);
+    if (left && right)
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+unsigned indentOf(std::string_view line) {
+  unsigned n = 0;
+  while (n < line.size() && (line[n] == ' ' || line[n] == '\t'))
+    ++n;
+  return n;
+}
+
+std::string_view trimmed(std::string_view line) { return line.substr(indentOf(line)); }
+
+bool isElseLine(std::string_view line) {
+  const std::string_view t = trimmed(line);
+  return startsWith(t, "else") && t.size() > 4 && (t[4] == ':' || t[4] == ' ');
+}
+
+/// Some line of `arm` returns (the `if` block leaves the function).
+bool returns(const SourceFile &src, LineRange arm, unsigned ifIndent) {
+  for (unsigned n = arm.begin; n <= arm.end; ++n) {
+    const std::string_view line = src.line(n);
+    const std::string_view t = trimmed(line);
+    if (indentOf(line) > ifIndent && (t == "return" || startsWith(t, "return ") || startsWith(t, "return(")))
+      return true;
+  }
+  return false;
+}
+
+bool isFloatDtype(std::string_view d) { return d == "bf16" || d == "tf32" || startsWith(d, "fp"); }
+
+std::optional<DtypeUse> hostCast(const py::Call &c) {
+  static const std::map<std::string_view, std::string_view> methods = {
+      {"half", "fp16"}, {"bfloat16", "bf16"}, {"float", "fp32"}, {"double", "fp64"}};
+  std::string dtype;
+  if (!c.receiver.empty() && c.args.empty())
+    if (auto it = methods.find(c.method); it != methods.end())
+      dtype = it->second;
+  const auto fromArg = [&](const py::Argument *a) {
+    if (!a || !dtype.empty())
+      return;
+    if (a->value.kind != py::ExprKind::Attribute && a->value.kind != py::ExprKind::Name)
+      return;
+    const std::string d = problems::canonicalDtype(a->value.resolved.empty() ? a->value.text : a->value.resolved);
+    if (isFloatDtype(d))
+      dtype = d;
+  };
+  if (c.method == "to" || c.method == "type")
+    fromArg(c.positionalArg(0));
+  fromArg(c.keywordArg("dtype"));
+  if (dtype.empty())
+    return std::nullopt;
+  return DtypeUse{dtype, "casts to " + dtype + " (" + lineText(c.lines) + ")"};
+}
+
+/// The file's own function a call names: `self.m(...)` in the same class, `f(...)` free.
+const py::Function *helperCalled(const py::PythonFacts &py, const py::Call &c, const std::string &caller) {
+  if (c.receiver == "self") {
+    const std::string cls = classOf(caller);
+    return cls.empty() ? nullptr : py.findFunction(cls + "." + c.method);
+  }
+  if (c.receiver.empty() && c.launchedKernel.empty())
+    if (const py::Function *fn = py.findFunction(c.callee); fn && fn->className.empty())
+      return fn;
+  return nullptr;
+}
+
+bool isExceptionOrLog(std::string_view resolved) {
+  const std::string_view m = lastSegment(resolved);
+  return m.ends_with("Error") || m.ends_with("Exception") || m == "print" || m == "warn" || m == "warning";
+}
+
+void note(ArmWork &w, std::string n) {
+  if (w.notes.size() < 3 && std::find(w.notes.begin(), w.notes.end(), n) == w.notes.end())
+    w.notes.push_back(std::move(n));
+}
+
+void kernelWork(const Facts &f, unsigned k, const triton::Launch &l, ArmWork &w) {
+  const triton::Kernel &kernel = f.triton.kernels[k];
+  w.kernels.insert(kernel.name);
+  note(w, "launches " + kernel.name + " (" + lineText(l.lines) + ")");
+  for (const triton::Cast &cast : f.triton.casts)
+    if (cast.kernel == k && !cast.bitcast && isFloatDtype(cast.target.dtype))
+      w.dtypes.push_back({cast.target.dtype, kernel.name + " casts to " + cast.target.dtype + " (" +
+                                                 lineText(cast.lines) + ")"});
+  for (const triton::Dot &d : f.triton.dots)
+    if (d.kernel == k && startsWith(d.precision, "tf32") && d.precision != "tf32x3")
+      w.dtypes.push_back({"tf32", kernel.name + " runs tl.dot in tf32 (" + lineText(d.lines) + ")"});
+}
+
+ArmWork workAt(const Facts &f, const std::string &function, LineRange lines, int depth) {
+  ArmWork w;
+  for (const py::Call &c : f.python.calls) {
+    if (c.function != function || !lines.contains(c.lines.begin))
+      continue;
+    if (!isExceptionOrLog(c.resolved))
+      w.anyCall = true;
+    if (std::optional<DtypeUse> d = hostCast(c))
+      w.dtypes.push_back(*d);
+    if (depth == 0)
+      if (const py::Function *helper = helperCalled(f.python, c, function)) {
+        const ArmWork inner = workAt(f, helper->qualname, helper->lines, depth + 1);
+        const std::string via = "via " + helper->name + "(): ";
+        for (DtypeUse d : inner.dtypes) {
+          d.note = via + d.note;
+          w.dtypes.push_back(std::move(d));
+        }
+        for (const std::string &n : inner.notes)
+          note(w, via + n);
+        w.library |= inner.library;
+        w.kernels.insert(inner.kernels.begin(), inner.kernels.end());
+      }
+  }
+  for (const triton::Launch &l : f.triton.launches)
+    if (l.function == function && lines.contains(l.lines.begin))
+      for (unsigned k : l.candidates)
+        kernelWork(f, k, l, w);
+  for (const embed::ExtensionCall &c : f.embedded.calls)
+    if (c.function == function && lines.contains(c.lines.begin)) {
+      w.kernels.insert("ext." + c.exported);
+      note(w, "calls extension function " + c.exported + " (" + lineText(c.lines) + ")");
+    }
+  for (const kernels::LibraryOp &op : f.kernels.libraryOps)
+    if (op.function == function && lines.contains(op.lines.begin)) {
+      w.library = true;
+      note(w, std::string(kernels::heavyOpKindName(op.kind)) + " via " + op.callee + " (" + lineText(op.lines) + ")");
+    }
+  return w;
+}
+
+} // namespace
+
+std::vector<LineRange> armsOf(const Facts &f, const py::Branch &b) {
+  if (b.kind != "if" && b.kind != "elif")
+    return {};
+  const SourceFile &src = f.source;
+  const unsigned indent = indentOf(src.line(b.lines.begin));
+  std::vector<unsigned> starts{b.lines.begin};
+  // Where each arm's block begins after its own test (the test's calls are not the arm's work).
+  std::map<unsigned, unsigned> blockBegin{{b.lines.begin, b.lines.end}};
+  bool hasElse = false;
+  for (const py::Branch &o : f.python.branches)
+    if (o.kind == "elif" && o.function == b.function && o.lines.begin > b.lines.begin &&
+        o.lines.begin <= b.body.end && indentOf(src.line(o.lines.begin)) == indent) {
+      starts.push_back(o.lines.begin);
+      blockBegin[o.lines.begin] = o.lines.end;
+    }
+  for (unsigned n = b.lines.end + 1; n <= b.body.end; ++n)
+    if (indentOf(src.line(n)) == indent && isElseLine(src.line(n))) {
+      starts.push_back(n);
+      hasElse = true;
+    }
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<LineRange> arms;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const unsigned end = i + 1 < starts.size() ? starts[i + 1] - 1 : b.body.end;
+    unsigned begin = starts[i];
+    if (auto it = blockBegin.find(begin); it != blockBegin.end() && it->second < end)
+      begin = it->second + 1; // a one-line `if c: stmt` keeps its test line
+    arms.push_back({begin, end});
+  }
+  if (hasElse)
+    return arms;
+  const py::Function *fn = f.python.findFunction(b.function);
+  const bool leaves = std::any_of(arms.begin(), arms.end(), [&](LineRange a) { return returns(src, a, indent); });
+  if (leaves && fn && fn->lines.end > b.body.end)
+    arms.push_back({b.body.end + 1, fn->lines.end});
+  else
+    arms.push_back({}); // the path that skips the block
+  return arms;
+}
+
+std::set<std::string> ArmWork::dtypeSet() const {
+  std::set<std::string> s;
+  for (const DtypeUse &d : dtypes)
+    s.insert(d.dtype);
+  return s;
+}
+
+ArmWork workIn(const Facts &facts, const std::string &function, LineRange lines) {
+  if (!lines.valid())
+    return {};
+  return workAt(facts, function, lines, 0);
+}
+
+unsigned precisionBits(std::string_view dtype) {
+  if (dtype == "tf32")
+    return 19;
+  return problems::dtypeBits(dtype);
+}
+
+std::vector<DtypeUse> lowerIn(const ArmWork &arm, const ArmWork &other, const problems::ProblemContext *problem) {
+  const unsigned contract = problem ? problems::dtypeBits(problem->contractDtype()) : 0;
+  const std::set<std::string> otherSet = other.dtypeSet();
+  unsigned otherMin = 0;
+  for (const std::string &d : otherSet)
+    if (unsigned bits = precisionBits(d); bits && (!otherMin || bits < otherMin))
+      otherMin = bits;
+  std::vector<DtypeUse> out;
+  for (const DtypeUse &d : arm.dtypes) {
+    const unsigned bits = precisionBits(d.dtype);
+    if (!bits || otherSet.count(d.dtype) || (otherMin && bits >= otherMin))
+      continue;
+    if (contract ? bits < contract : bits <= 16)
+      out.push_back(d);
+  }
+  return out;
+}
+
+} // namespace kbaudit::rules::rub

@@ -1,0 +1,59 @@
+#pragma once
+
+// Helpers shared by RUB005 (shape-gated numerics) and RUB006 (input-distribution sniffing):
+// splitting an `if` statement into its arms and summarising the numeric work each arm does,
+// so a rule can ask "do the sides of this dispatch compute at the same precision".
+
+#include "kbaudit/facts.h"
+#include "kbaudit/problems/problem_context.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbaudit::rules::rub {
+
+bool startsWith(std::string_view s, std::string_view prefix);
+std::string_view lastSegment(std::string_view dotted);
+/// "Class" of "Class.method", "" for free functions.
+std::string classOf(std::string_view qualname);
+/// "line 12" / "lines 12-14".
+std::string lineText(const LineRange &r);
+/// `name` occurs in `text` as a whole identifier (not as an attribute of something else).
+bool containsName(std::string_view text, std::string_view name);
+
+/// The line ranges of the arms of an `if`/`elif` statement: the branch's own block, each
+/// later `elif` block and the `else` block. An `if` without `else` gets an empty arm (the
+/// path that skips the block), or, when its block returns, the rest of the function (the
+/// path taken otherwise). Other branch kinds yield no arms.
+std::vector<LineRange> armsOf(const Facts &facts, const py::Branch &branch);
+
+/// A floating dtype (or a lowered matmul precision such as "tf32") used by some code.
+struct DtypeUse {
+  std::string dtype; ///< canonical ("fp8e4m3", "fp16", "tf32")
+  std::string note;  ///< "casts to fp16 (line 12)"
+};
+
+/// The numeric work on some lines of one function, following calls into the file's own
+/// helpers one level deep.
+struct ArmWork {
+  std::vector<DtypeUse> dtypes;       ///< host casts, casts in launched kernels, tf32 dots
+  std::set<std::string> kernels;      ///< Triton kernels / extension functions started
+  std::vector<std::string> notes;     ///< what the arm runs, for messages
+  bool library = false;               ///< a heavy torch/library op (matmul, conv, ...)
+  bool anyCall = false;               ///< the arm calls something other than an exception
+
+  std::set<std::string> dtypeSet() const;
+};
+
+ArmWork workIn(const Facts &facts, const std::string &function, LineRange lines);
+
+/// Bits of a canonical dtype, with "tf32" counted as 19 (its mantissa is that of fp16).
+unsigned precisionBits(std::string_view dtype);
+
+/// Dtypes one arm uses that make it lower precision than another: below the problem's
+/// contract when there is one, else at most 16 bits, and not used by `other`.
+std::vector<DtypeUse> lowerIn(const ArmWork &arm, const ArmWork &other, const problems::ProblemContext *problem);
+
+} // namespace kbaudit::rules::rub
