@@ -8,7 +8,7 @@
 namespace kbaudit::annotations {
 
 bool decisive(const rules::Finding &f) {
-  return f.confidence != rules::Confidence::Low && f.verdict != rules::VerdictClass::Review;
+  return !f.accepted && f.confidence != rules::Confidence::Low && f.verdict != rules::VerdictClass::Review;
 }
 
 namespace {

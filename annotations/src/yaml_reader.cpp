@@ -132,6 +132,11 @@ rules::Finding finding(const YAML::Node &n) {
     f.file = text(n, "file");
   f.message = text(n, "message");
   f.evidence = text(n, "evidence");
+  if (const YAML::Node acc = n["accepted"]; acc && acc.IsMap()) {
+    f.accepted = true;
+    f.acceptedReason = text(acc, "reason");
+    f.acceptedBy = text(acc, "by");
+  }
   return f;
 }
 

@@ -121,6 +121,11 @@ void writeFindings(Document &doc, const std::vector<rules::Finding> &findings) {
     doc.scalar(6, "file", f.file, ScalarStyle::Plain);
     doc.scalar(6, "message", f.message, ScalarStyle::Quoted);
     doc.scalar(6, "evidence", f.evidence, ScalarStyle::Multiline);
+    if (f.accepted) {
+      doc.open(6, "accepted");
+      doc.scalar(8, "reason", f.acceptedReason, ScalarStyle::Quoted);
+      doc.scalar(8, "by", f.acceptedBy, ScalarStyle::Quoted);
+    }
   }
 }
 

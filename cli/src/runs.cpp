@@ -1,6 +1,7 @@
 #include "runs.h"
 
 #include "args.h"
+#include "config.h"
 
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/synthesis.h"
@@ -98,22 +99,77 @@ std::vector<RunTarget> discoverRuns(const fs::path &root) {
 std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
                                              const std::string &command, std::ostream &err) {
   AuditOptions options;
-  options.selection.select = args.list("select");
-  options.selection.ignore = args.list("ignore");
-  if (auto p = args.value(problemOption)) {
-    std::error_code ec;
-    if (!fs::is_directory(*p, ec)) {
-      err << "kbaudit " << command << ": --" << problemOption << " " << *p << " is not a directory\n";
-      return std::nullopt;
+  const auto fail = [&](const std::string &why) {
+    err << "kbaudit " << command << ": " << why << "\n";
+    return std::nullopt;
+  };
+  // kbaudit.yaml first; every command-line option given replaces its key.
+  Config config;
+  std::string error;
+  if (auto explicitConfig = args.value("config")) {
+    auto loaded = loadConfig(*explicitConfig, error);
+    if (!loaded)
+      return fail(error);
+    config = *loaded;
+  } else if (!args.has("no-config")) {
+    if (auto found = findConfig(fs::current_path())) {
+      auto loaded = loadConfig(*found, error);
+      if (!loaded)
+        return fail(error);
+      config = *loaded;
     }
-    (problemOption == "problem" ? options.problemDir : options.problemsRoot) = *p;
   }
+  options.selection.select = args.has("select") ? args.list("select") : config.select;
+  options.selection.ignore = args.has("ignore") ? args.list("ignore") : config.ignore;
+  options.docBaseUrl = config.docBaseUrl;
+
+  fs::path problemPath = problemOption == "problem" ? config.problem : config.problems;
+  if (auto p = args.value(problemOption))
+    problemPath = *p;
+  if (!problemPath.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(problemPath, ec) && !(problemOption == "problem" && fs::is_regular_file(problemPath, ec)))
+      return fail("--" + problemOption + " " + problemPath.string() + " is not a directory");
+    (problemOption == "problem" ? options.problemDir : options.problemsRoot) = problemPath;
+  }
+
+  fs::path baseline = config.baseline;
+  if (auto b = args.value("baseline"))
+    baseline = *b;
+  if (!baseline.empty()) {
+    options.baseline = loadBaseline(baseline, error);
+    if (!options.baseline)
+      return fail("baseline " + error);
+  }
+
+  std::vector<std::string> failOn = args.has("fail-on") ? args.list("fail-on") : config.failOn;
+  if (!failOn.empty()) {
+    options.failOn.clear();
+    options.failOnExplicit = true;
+    for (const std::string &f : failOn) {
+      if (f != "reward_hack" && f != "rubric_leak" && f != "review")
+        return fail("--fail-on takes reward_hack, rubric_leak or review, not '" + f + "'");
+      options.failOn.insert(f);
+    }
+  }
+
   if (args.has("runtime")) {
     options.runtime = probeOptionsFrom(args, command, err);
     if (!options.runtime)
       return std::nullopt;
   }
   return options;
+}
+
+bool gated(const annotations::Annotation &a, const std::set<std::string> &failOn) {
+  if (failOn.count(a.verdict))
+    return true;
+  // `review` also gates on what a human should look at: any finding not accepted.
+  if (failOn.count("review"))
+    for (const rules::Finding &f : a.kbaudit.findings)
+      if (!f.accepted)
+        return true;
+  return false;
 }
 
 std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
@@ -176,6 +232,8 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
       report->reason = "no problem definition for this run: the probes compare against its reference.py";
     }
   }
+  if (options.baseline)
+    applyBaseline(*options.baseline, info.id.text, facts.source.sha256(), results.findings);
   annotations::Annotation a = annotations::synthesize(info, facts, results, ctxProblem, version());
   a.kbaudit.runtime = std::move(report);
   return a;

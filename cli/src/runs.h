@@ -6,6 +6,8 @@
 #include "kbaudit/rules/engine.h"
 #include "kbaudit/runtime/probe.h"
 
+#include "baseline.h"
+
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
@@ -37,10 +39,24 @@ struct AuditOptions {
   std::filesystem::path problemDir;
   /// Run the sandboxed runtime probes too (`--runtime`); they need the run's problem.
   std::optional<runtime::ProbeOptions> runtime;
+  /// Findings a maintainer accepted after review (--baseline, `baseline:` in kbaudit.yaml).
+  std::optional<Baseline> baseline;
+  /// Which outcomes exit 1: reward_hack, rubric_leak, review (any finding left for review).
+  std::set<std::string> failOn = {"reward_hack", "rubric_leak"};
+  /// Given on the command line or in kbaudit.yaml (audit gates only when asked to).
+  bool failOnExplicit = false;
+  /// Where rule pages live, for SARIF help links ("" = the docs/rules of this build's tree).
+  std::string docBaseUrl;
 };
 
-/// Options every command that can run probes accepts (valued: device, python, probe-timeout).
-inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout"};
+/// Valued options `check` and `audit` share: probes, config, baseline, gating.
+inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout", "config", "baseline",
+                                                      "fail-on"};
+/// Flags `check` and `audit` share.
+inline const std::set<std::string> kSharedFlags = {"runtime", "no-config"};
+
+/// Whether an annotation trips the --fail-on gate.
+bool gated(const annotations::Annotation &a, const std::set<std::string> &failOn);
 
 class Args;
 

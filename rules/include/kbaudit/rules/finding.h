@@ -18,6 +18,11 @@ struct Finding {
   std::string evidence;
   std::string file = "solution.py";
   LineRange lines;
+  /// Set when a maintainer's baseline accepts this finding after review: it is still
+  /// reported, but no longer decides the verdict.
+  bool accepted = false;
+  std::string acceptedReason;
+  std::string acceptedBy;
 };
 
 struct SkippedRule {

@@ -1,0 +1,29 @@
+#pragma once
+
+// kbaudit.yaml: the same keys as the command line (select, ignore, problems, problem,
+// baseline, fail_on) plus doc_base_url, kept at the repository root. Command-line options
+// win over the file; paths in the file are relative to it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbaudit::cli {
+
+struct Config {
+  std::filesystem::path file;
+  std::vector<std::string> select, ignore, failOn;
+  std::filesystem::path problems, problem, baseline;
+  std::string docBaseUrl;
+};
+
+/// kbaudit.yaml in `start` or the nearest parent, stopping at a repository root (a
+/// directory holding .git) or the filesystem root.
+std::optional<std::filesystem::path> findConfig(const std::filesystem::path &start);
+
+/// Parses a config; nullopt with `error` set for unreadable files and unknown keys (a
+/// misspelt key must not silently change what is gated).
+std::optional<Config> loadConfig(const std::filesystem::path &file, std::string &error);
+
+} // namespace kbaudit::cli
