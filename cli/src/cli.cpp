@@ -12,7 +12,7 @@ namespace {
 constexpr const char *kUsage = R"(usage: kbaudit <command> [options]
 
 commands:
-  check FILE|RUN_DIR [--problem DIR] [--format text|yaml|json] [--select IDS] [--ignore IDS] [--runtime]
+  check FILE|RUN_DIR... [--problem DIR] [--format text|yaml|json|sarif] [--select IDS] [--ignore IDS] [--runtime]
         audit one solution; exit 0 clean, 1 reward_hack/rubric_leak, 2 usage or unreadable input
   audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]
         audit every run under RUNS_DIR, one <run_id>.yaml annotation each

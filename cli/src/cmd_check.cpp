@@ -33,8 +33,8 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::set<std::string> valued = {"problem", "format", "select", "ignore"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   const auto args = Args::parse(argv, valued, kSharedFlags, error);
-  if (!args || args->positionals().size() != 1) {
-    err << "kbaudit check: " << (args ? "expected exactly one FILE or RUN_DIR" : error) << "\n";
+  if (!args || args->positionals().empty()) {
+    err << "kbaudit check: " << (args ? "expected a FILE or RUN_DIR" : error) << "\n";
     return kExitUsage;
   }
   const std::string format = args->value("format").value_or("text");
@@ -42,29 +42,45 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     err << "kbaudit check: --format must be text, yaml, json or sarif\n";
     return kExitUsage;
   }
-  const fs::path input = args->positionals().front();
-  std::error_code ec;
-  if (!fs::exists(input, ec)) {
-    err << "kbaudit check: " << input.string() << ": no such file or directory\n";
+  // Several files (as a pre-commit hook passes them) are fine for the formats that can hold
+  // several results; yaml and json are one annotation document.
+  if (args->positionals().size() > 1 && (format == "yaml" || format == "json")) {
+    err << "kbaudit check: --format " << format << " takes one FILE or RUN_DIR\n";
     return kExitUsage;
   }
+  std::error_code ec;
+  for (const std::string &input : args->positionals())
+    if (!fs::exists(input, ec)) {
+      err << "kbaudit check: " << input << ": no such file or directory\n";
+      return kExitUsage;
+    }
   const std::optional<AuditOptions> options = auditOptionsFrom(*args, "problem", "check", err);
   if (!options)
     return kExitUsage;
 
-  const annotations::Annotation a = auditRun(targetFor(input), *options);
-  if (format == "yaml") out << annotations::toYaml(a);
-  else if (format == "json") out << annotations::toJson(a);
-  else if (format == "sarif") out << annotations::toSarif({a}, {artifactPath(targetFor(input).solution)}, options->docBaseUrl);
-  else out << annotations::toText(a);
-
-  if (a.verdict == "bug") {
-    for (const Diagnostic &d : a.kbaudit.diagnostics)
-      if (d.severity == Diagnostic::Severity::Error)
-        err << "kbaudit check: " << input.string() << ": " << d.code << ": " << d.message << "\n";
-    return kExitUsage;
+  std::vector<annotations::Annotation> all;
+  std::vector<std::string> artifacts;
+  int code = kExitClean;
+  for (const std::string &input : args->positionals()) {
+    const RunTarget target = targetFor(input);
+    annotations::Annotation a = auditRun(target, *options);
+    if (a.verdict == "bug") {
+      for (const Diagnostic &d : a.kbaudit.diagnostics)
+        if (d.severity == Diagnostic::Severity::Error)
+          err << "kbaudit check: " << input << ": " << d.code << ": " << d.message << "\n";
+      code = kExitUsage;
+    } else if (gated(a, options->failOn) && code == kExitClean) {
+      code = kExitFlagged;
+    }
+    if (format == "yaml") out << annotations::toYaml(a);
+    else if (format == "json") out << annotations::toJson(a);
+    else if (format == "text") out << annotations::toText(a);
+    artifacts.push_back(artifactPath(target.solution));
+    all.push_back(std::move(a));
   }
-  return gated(a, options->failOn) ? kExitFlagged : kExitClean;
+  if (format == "sarif")
+    out << annotations::toSarif(all, artifacts, options->docBaseUrl);
+  return code;
 }
 
 } // namespace kbaudit::cli
