@@ -2,15 +2,14 @@
 
 // problems/<suite>/*.yaml, compiled in by cmake/embed_files.cmake.
 
+#include "kbaudit/source/embedded_file.h"
+
 #include <span>
 #include <string_view>
 
 namespace kbaudit::problems {
 
-struct EmbeddedFile {
-  std::string_view path; ///< relative to the repository root
-  std::string_view content;
-};
+using EmbeddedFile = ::kbaudit::EmbeddedFile;
 
 std::span<const EmbeddedFile> embeddedOverlays();
 

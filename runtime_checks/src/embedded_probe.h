@@ -2,15 +2,14 @@
 
 // runtime_checks/probe.py, compiled in by cmake/embed_files.cmake.
 
+#include "kbaudit/source/embedded_file.h"
+
 #include <span>
 #include <string_view>
 
 namespace kbaudit::runtime {
 
-struct EmbeddedFile {
-  std::string_view path;
-  std::string_view content;
-};
+using EmbeddedFile = ::kbaudit::EmbeddedFile;
 
 std::span<const EmbeddedFile> embeddedProbe();
 

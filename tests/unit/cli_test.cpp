@@ -3,6 +3,7 @@
 
 #include "kbaudit/cli/cli.h"
 
+#include "cli_run.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -17,16 +18,8 @@ using kbaudit::test::writeFile;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result kb(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = kbaudit::test::CliResult;
+using kbaudit::test::kb;
 
 const char *kClean = R"(import torch
 import triton

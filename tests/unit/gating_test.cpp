@@ -3,6 +3,7 @@
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/rules/rule_meta.h"
 
+#include "cli_run.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -19,16 +20,8 @@ using kbaudit::test::writeFile;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result kb(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = kbaudit::test::CliResult;
+using kbaudit::test::kb;
 
 // A pure-PyTorch "kernel" (WRAP001, reward_hack) that also flips TF32 (PREC002).
 const char *kHack = R"(import torch

@@ -1,14 +1,13 @@
 #pragma once
 
+#include "kbaudit/source/embedded_file.h"
+
 #include <span>
 #include <string_view>
 
 namespace kbaudit::rules {
 
-struct EmbeddedFile {
-  std::string_view path; ///< relative to the repository root
-  std::string_view content;
-};
+using EmbeddedFile = ::kbaudit::EmbeddedFile;
 
 /// rules/<CATEGORY>/<ID>.yaml, compiled in.
 std::span<const EmbeddedFile> embeddedRuleYaml();
