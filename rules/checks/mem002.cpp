@@ -1,14 +1,260 @@
-// MEM002 uninitialized-output: TODO (stub until implemented).
+// MEM002 uninitialized-output: forward returns memory from torch.empty (or at::empty in an
+// extension) that no kernel or operation writes on the path that returns it.
 
 #include "all_checks.h"
+#include "mem_python.h"
+
+#include <algorithm>
+#include <regex>
 
 namespace kbaudit::rules {
 namespace {
 
+bool isEmptyAllocation(const py::Expr &v) {
+  if (v.kind != py::ExprKind::Call)
+    return false;
+  const std::string_view r = v.resolved;
+  for (std::string_view f : {"torch.empty", "torch.empty_like", "torch.empty_strided"})
+    if (r == f)
+      return true;
+  const auto dot = r.rfind('.');
+  const std::string_view method = dot == std::string_view::npos ? r : r.substr(dot + 1);
+  return method == "new_empty" || method == "new_empty_strided";
+}
+
+/// Branch tests that depend on what happened in earlier calls (a counter, a flag the method
+/// sets, the identity of the input): skipping a write on them is the stale-memory hack.
+bool stateDependent(const py::Branch &b) {
+  for (py::ConditionTag t : b.tags)
+    if (t == py::ConditionTag::CallCounter || t == py::ConditionTag::Identity || t == py::ConditionTag::Pointer ||
+        t == py::ConditionTag::Version || t == py::ConditionTag::Attribute)
+      return true;
+  return false;
+}
+
+struct Use {
+  LineRange lines;
+};
+
 class Mem002 final : public Check {
 public:
   std::string_view id() const override { return "MEM002"; }
-  void run(const CheckContext &, FindingSink &) const override {}
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    const std::set<std::string> producers = outputProducers(f);
+    for (const py::Assignment &a : f.python.assignments) {
+      if (a.kind != py::Assignment::TargetKind::Name || a.op != "=" || !producers.count(a.function) ||
+          !isEmptyAllocation(a.value))
+        continue;
+      if (const py::Function *fn = f.python.findFunction(a.function))
+        checkPythonAllocation(f, *fn, a, sink);
+    }
+    checkExtensions(f, sink);
+  }
+
+private:
+  /// Functions whose return value is the entry point's output: the entry points and the
+  /// functions they return the result of (`return self._run(x)`). A helper that hands an empty
+  /// buffer to a caller that fills it is not suspicious.
+  static std::set<std::string> outputProducers(const Facts &f) {
+    std::set<std::string> out(f.kernels.entryPoints.begin(), f.kernels.entryPoints.end());
+    for (const std::string &entry : f.kernels.entryPoints) {
+      const py::Function *fn = f.python.findFunction(entry);
+      if (!fn)
+        continue;
+      for (const mem::Statement &r : mem::returns(f.source, f.python, *fn))
+        for (const py::Function &g : f.python.functions) {
+          const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
+          const bool free = g.className.empty() && g.qualname == g.name;
+          if ((method && r.text.find("self." + g.name + "(") != std::string::npos) ||
+              (free && mem::hasToken(r.text, g.name) && r.text.find(g.name + "(") != std::string::npos))
+            out.insert(g.qualname);
+        }
+    }
+    return out;
+  }
+
+  /// A return under a test of the arguments (`if n == 0: return out`): nothing to write.
+  static bool underArgumentGuard(const Facts &f, const py::Function &fn, LineRange ret) {
+    for (const py::Branch &b : f.python.branches) {
+      if (b.function != fn.qualname || (b.kind != "if" && b.kind != "elif"))
+        continue;
+      const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
+      if (!mem::within(ret, blocks.body) && !(blocks.inlineBody && b.lines.contains(ret.begin)))
+        continue;
+      // Early exits on the arguments (an empty problem size, say) are not the hack; an exit
+      // on state left by earlier calls is.
+      if (!stateDependent(b))
+        return true;
+    }
+    return false;
+  }
+
+  /// Every later mention of `name` in `fn` that could write it: an argument of a call (a
+  /// kernel launch, an extension, `out=`), a method on it, an item assignment, an alias.
+  static std::vector<Use> usesOf(const Facts &f, const py::Function &fn, const std::string &name, unsigned after,
+                                 unsigned before) {
+    std::vector<Use> uses;
+    const std::string nested = fn.qualname + ".";
+    const auto inFn = [&](const std::string &g) { return g == fn.qualname || g.rfind(nested, 0) == 0; };
+    const auto inWindow = [&](LineRange l) { return l.begin > after && l.begin < before; };
+    for (const py::Call &c : f.python.calls) {
+      if (!inFn(c.function) || !inWindow(c.lines))
+        continue;
+      bool use = c.receiver == name || c.receiver.rfind(name + ".", 0) == 0 || c.receiver.rfind(name + "[", 0) == 0;
+      for (const py::Argument &arg : c.args)
+        use |= mem::hasToken(arg.value.text, name);
+      if (use)
+        uses.push_back({c.lines});
+    }
+    for (const py::Assignment &s : f.python.assignments) {
+      if (!inFn(s.function) || !inWindow(s.lines))
+        continue;
+      if (mem::hasToken(s.target, name) || mem::hasToken(s.value.text, name))
+        uses.push_back({s.lines});
+    }
+    return uses;
+  }
+
+  static const mem::Statement *returnOf(const Facts &f, const py::Function &fn, const std::vector<mem::Statement> &rets,
+                                        const std::string &name, unsigned after) {
+    for (const mem::Statement &r : rets) {
+      if (r.lines.begin <= after || underArgumentGuard(f, fn, r.lines))
+        continue;
+      for (const std::string &item : mem::returnedItems(r.text)) {
+        const std::string_view t = mem::trim(item);
+        if (t.substr(0, name.size()) == name && (t.size() == name.size() || t[name.size()] == '.' || t[name.size()] == '['))
+          return &r;
+      }
+    }
+    return nullptr;
+  }
+
+  static void checkPythonAllocation(const Facts &f, const py::Function &fn, const py::Assignment &alloc,
+                                    FindingSink &sink) {
+    const std::string &name = alloc.target;
+    const std::vector<mem::Statement> rets = mem::returns(f.source, f.python, fn);
+    const mem::Statement *ret = returnOf(f, fn, rets, name, alloc.lines.end);
+    if (!ret)
+      return;
+    // Rebound in between: what is returned is not this allocation.
+    for (const py::Assignment &s : f.python.assignments)
+      if (s.function == fn.qualname && s.kind == py::Assignment::TargetKind::Name && s.target == name &&
+          s.lines.begin > alloc.lines.end && s.lines.begin < ret->lines.begin)
+        return;
+    const std::vector<Use> uses = usesOf(f, fn, name, alloc.lines.end, ret->lines.begin);
+    const std::string what = alloc.value.resolved.empty() ? alloc.value.text : alloc.value.resolved;
+    if (uses.empty()) {
+      sink.report(alloc.lines, {{"buffer", name}, {"alloc", what}, {"path", "on every path"}},
+                  "no call, kernel launch or assignment receives `" + name + "` before `return " + ret->text + "`");
+      return;
+    }
+    // Every write sits under a test of earlier calls' state that the return does not share.
+    const py::Branch *guard = nullptr;
+    for (const Use &u : uses) {
+      const py::Branch *g = guardOf(f, fn, u.lines, alloc.lines, ret->lines);
+      if (!g || !stateDependent(*g))
+        return;
+      guard = g;
+    }
+    if (!guard || coveredByElse(f, fn, uses, *guard))
+      return;
+    sink.report(alloc.lines,
+                {{"buffer", name}, {"alloc", what}, {"path", "whenever `" + guard->condition + "` is false"}},
+                "the only writes are under `if " + guard->condition + "` (line " + std::to_string(guard->lines.begin) +
+                    "), which tests state left by earlier calls");
+  }
+
+  /// The innermost if-branch of `fn` whose blocks hold `use` but neither the allocation nor
+  /// the return.
+  static const py::Branch *guardOf(const Facts &f, const py::Function &fn, LineRange use, LineRange alloc,
+                                   LineRange ret) {
+    const py::Branch *best = nullptr;
+    for (const py::Branch &b : f.python.branches) {
+      if (b.function != fn.qualname || (b.kind != "if" && b.kind != "elif"))
+        continue;
+      const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
+      const bool holds = mem::within(use, blocks.body) || mem::within(use, blocks.orelse);
+      if (!holds || b.body.contains(alloc.begin) || b.body.contains(ret.begin) || blocks.inlineBody)
+        continue;
+      if (!best || b.lines.begin > best->lines.begin)
+        best = &b;
+    }
+    return best;
+  }
+
+  /// Writes on both sides of the guard: every path writes.
+  static bool coveredByElse(const Facts &f, const py::Function &, const std::vector<Use> &uses, const py::Branch &g) {
+    const mem::BranchBlocks blocks = mem::blocksOf(f.source, g);
+    bool body = false, orelse = false;
+    for (const Use &u : uses) {
+      body |= mem::within(u.lines, blocks.body);
+      orelse |= mem::within(u.lines, blocks.orelse);
+    }
+    return body && orelse;
+  }
+
+  /// A `#define` of the source that names the buffer: a macro invocation may write it.
+  static bool macroMentions(const std::string &source, const std::string &name) {
+    const std::regex token("\\b" + name + "\\b");
+    std::size_t pos = 0;
+    while ((pos = source.find("#define", pos)) != std::string::npos) {
+      std::size_t end = pos;
+      do {
+        end = source.find('\n', end + 1);
+      } while (end != std::string::npos && end > 0 && source[end - 1] == '\\');
+      const std::string def = source.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      if (std::regex_search(def, token))
+        return true;
+      if (end == std::string::npos)
+        break;
+      pos = end;
+    }
+    return false;
+  }
+
+  /// Host functions of embedded C++ that return an at::empty result nothing else mentions.
+  static void checkExtensions(const Facts &f, FindingSink &sink) {
+    static const std::regex alloc(
+        R"((?:auto|at::Tensor|torch::Tensor)\s+(\w+)\s*=\s*((?:torch|at)::(?:empty|empty_like|empty_strided)|\w+\.new_empty)\s*\()");
+    for (const cxx::CxxFunction &fn : f.cxx.functions) {
+      if (!fn.definition || fn.onDevice() || !fn.lines.valid() || fn.source < 0 ||
+          static_cast<std::size_t>(fn.source) >= f.embedded.sources.size() ||
+          f.embedded.sources[fn.source].file != "solution.py" || fn.lines.end > f.source.lineCount())
+        continue;
+      const std::string body = f.source.lines(fn.lines.begin, fn.lines.end);
+      for (std::sregex_iterator it(body.begin(), body.end(), alloc), end; it != end; ++it) {
+        const std::string name = (*it)[1];
+        const std::size_t declEnd = body.find(';', it->position());
+        if (declEnd == std::string::npos)
+          continue;
+        std::size_t mentions = 0;
+        bool returned = false;
+        const std::regex token("\\b" + name + "\\b");
+        const std::string before = body.substr(0, it->position());
+        const std::string after = body.substr(declEnd + 1);
+        if (std::regex_search(before, token))
+          continue; // declared earlier under the same name: not a simple local
+        for (std::sregex_iterator t(after.begin(), after.end(), token); t != std::sregex_iterator(); ++t) {
+          const std::size_t lineStart = after.rfind('\n', t->position()) + 1;
+          const std::size_t lineEnd = after.find('\n', t->position());
+          const std::string line = after.substr(lineStart, lineEnd - lineStart);
+          if (std::regex_search(line, std::regex(R"(^\s*return\b)")))
+            returned = true;
+          else
+            ++mentions;
+        }
+        if (!returned || mentions > 0 || macroMentions(f.embedded.sources[fn.source].text, name))
+          continue;
+        const unsigned line =
+            fn.lines.begin + static_cast<unsigned>(std::count(body.begin(), body.begin() + it->position(), '\n'));
+        sink.report({line, line}, {{"buffer", name}, {"alloc", (*it)[2].str()}, {"path", "on every path"}},
+                    "extension function " + fn.qualifiedName + " returns `" + name +
+                        "` without passing it to a kernel or writing it");
+      }
+    }
+  }
 };
 
 } // namespace

@@ -1,14 +1,142 @@
-// MEM004 sampled-content-cache: TODO (stub until implemented).
+// MEM004 sampled-content-cache: a cache of results or derived data is revalidated by
+// comparing only a few elements (or a cheap checksum) of the input against stored state.
 
 #include "all_checks.h"
+#include "mem_python.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
 
 namespace kbaudit::rules {
 namespace {
 
+/// Subscript contents made only of constants (`0, :16`, `::4096`, `..., :8`), with at least
+/// one bound, so it selects a fixed handful of elements whatever the input's size.
+bool constantSample(std::string_view index) {
+  // A single integer indexes a container (`state[3]`) as often as a tensor: not a sample.
+  if (index.find(':') == std::string_view::npos && index.find(',') == std::string_view::npos)
+    return false;
+  bool bound = false;
+  for (char c : index) {
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      bound = true;
+    else if (!(c == ':' || c == ',' || c == ' ' || c == '-' || c == '.'))
+      return false;
+  }
+  return bound;
+}
+
+/// `x[0, :16]`, `x.flatten()[:64]`, `x.view(-1)[::1024]` for an input name in `text`.
+std::string sampledInput(std::string_view text, const std::set<std::string> &inputs) {
+  static const std::regex sample(
+      R"(\b([A-Za-z_]\w*)((?:\.(?:view|reshape|flatten|ravel|contiguous|detach|float)\([^()]*\))*)\[([^\[\]]*)\])");
+  const std::string s(text);
+  for (std::sregex_iterator it(s.begin(), s.end(), sample), end; it != end; ++it) {
+    const std::size_t at = it->position();
+    if (at > 0 && s[at - 1] == '.')
+      continue;
+    if (inputs.count((*it)[1]) && constantSample((*it)[3].str()))
+      return it->str();
+  }
+  return {};
+}
+
+/// A reduction of the whole input compared against a stored value: a full-tensor checksum.
+std::string checksumOf(std::string_view text, const std::set<std::string> &inputs) {
+  static const std::regex sum(R"(\b([A-Za-z_]\w*)(?:\.\w+\([^()]*\))*\.(sum|mean|norm|amax|amin|max|min)\()");
+  const std::string s(text);
+  for (std::sregex_iterator it(s.begin(), s.end(), sum), end; it != end; ++it) {
+    const std::size_t at = it->position();
+    if ((at == 0 || s[at - 1] != '.') && inputs.count((*it)[1]))
+      return it->str() + "...)";
+  }
+  return {};
+}
+
 class Mem004 final : public Check {
 public:
   std::string_view id() const override { return "MEM004"; }
-  void run(const CheckContext &, FindingSink &) const override {}
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    const std::set<std::string> reach = mem::reachableFunctions(f);
+    for (const py::Branch &b : f.python.branches) {
+      if (!reach.count(b.function) || (b.kind != "if" && b.kind != "elif"))
+        continue;
+      if (const py::Function *fn = f.python.findFunction(b.function))
+        checkBranch(f, *fn, b, sink);
+    }
+  }
+
+private:
+  /// Locals holding a sample or checksum of an input (`probe = x[0, :16].clone()`).
+  static std::map<std::string, std::string> sampleLocals(const Facts &f, const py::Function &fn,
+                                                         const std::set<std::string> &params, bool checksum) {
+    std::map<std::string, std::string> out;
+    for (const py::Assignment &a : f.python.assignments) {
+      if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name)
+        continue;
+      const std::string s = checksum ? checksumOf(a.value.text, params) : sampledInput(a.value.text, params);
+      if (!s.empty())
+        out[a.target] = s;
+    }
+    return out;
+  }
+
+  /// The branch guards a cache: a hit returns stored state, or a miss refills `self`.
+  static bool guardsCache(const Facts &f, const py::Function &fn, const py::Branch &b) {
+    const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
+    for (const mem::Statement &r : mem::returns(f.source, f.python, fn))
+      if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && mem::isStoredState(r.text, f.python))
+        return true;
+    for (const py::Assignment &a : f.python.assignments)
+      if (a.function == fn.qualname && (mem::within(a.lines, blocks.body) || mem::within(a.lines, blocks.orelse)) &&
+          (a.kind == py::Assignment::TargetKind::SelfAttribute || a.target.rfind("self.", 0) == 0))
+        return true;
+    return false;
+  }
+
+  static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
+    if (!mem::isStoredState(b.condition, f.python))
+      return;
+    // Inputs as the caller passed them: a sample of a sample is still a sample.
+    std::set<std::string> inputs = mem::inputNames(f.python, fn);
+    if (inputs.empty())
+      return;
+    std::string sample = sampledInput(b.condition, inputs);
+    for (const auto &[name, s] : sampleLocals(f, fn, inputs, false))
+      if (sample.empty() && mem::hasToken(b.condition, name))
+        sample = s;
+    if (!sample.empty()) {
+      if (guardsCache(f, fn, b))
+        sink.report(b.lines, {{"sample", sample}, {"function", fn.qualname}},
+                    "the rest of the input is never compared, so an input that differs outside the sample reuses the cache");
+      return;
+    }
+    // A full-tensor checksum reads every element but collides easily: listed for review.
+    std::string checksum;
+    for (const mem::Comparison &c : mem::comparisons(b.condition)) {
+      if (c.op != "==" && c.op != "!=")
+        continue;
+      for (const std::string *side : {&c.left, &c.right}) {
+        const std::string &other = side == &c.left ? c.right : c.left;
+        if (!mem::isStoredState(other, f.python))
+          continue;
+        std::string s = checksumOf(*side, inputs);
+        for (const auto &[name, v] : sampleLocals(f, fn, inputs, true))
+          if (s.empty() && mem::hasToken(*side, name))
+            s = v;
+        if (!s.empty())
+          checksum = s;
+      }
+    }
+    if (!checksum.empty() && guardsCache(f, fn, b))
+      sink.report(b.lines, {{"sample", checksum}, {"function", fn.qualname}},
+                  "a single reduction stands for the contents; different inputs with the same checksum reuse the cache",
+                  Confidence::Low);
+  }
 };
 
 } // namespace

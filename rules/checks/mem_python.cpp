@@ -1,0 +1,469 @@
+#include "mem_python.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace kbaudit::rules::mem {
+namespace {
+
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+unsigned indentOf(std::string_view line) {
+  unsigned n = 0;
+  while (n < line.size() && (line[n] == ' ' || line[n] == '\t'))
+    ++n;
+  return n;
+}
+
+/// The line without a trailing `# comment` (a '#' outside string literals).
+std::string_view stripComment(std::string_view line) {
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return line.substr(0, i);
+    }
+  }
+  return line;
+}
+
+bool blankOrComment(std::string_view line) { return trim(stripComment(line)).empty(); }
+
+/// Bracket depth change over a line (strings skipped).
+int depthDelta(std::string_view line) {
+  int d = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++d;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --d;
+    }
+  }
+  return d;
+}
+
+/// Lines of nested defs inside `fn`: statements there belong to another function.
+std::vector<LineRange> nestedDefs(const py::PythonFacts &facts, const py::Function &fn) {
+  std::vector<LineRange> out;
+  const std::string prefix = fn.qualname + ".";
+  for (const py::Function &g : facts.functions)
+    if (startsWith(g.qualname, prefix))
+      out.push_back(g.lines);
+  return out;
+}
+
+/// The first identifier of an expression ("state" in `state[3]["c_kv"]`).
+std::string_view headName(std::string_view e) {
+  e = trim(e);
+  while (!e.empty() && (e.front() == '(' || e.front() == '*'))
+    e = trim(e.substr(1));
+  std::size_t n = 0;
+  while (n < e.size() && identChar(e[n]))
+    ++n;
+  return e.substr(0, n);
+}
+
+/// Methods that return a view or an alias of their receiver.
+bool isViewMethod(std::string_view m) {
+  static constexpr std::array<std::string_view, 22> kViews = {
+      "view",    "reshape",  "view_as",    "flatten", "unflatten", "squeeze", "unsqueeze", "transpose",
+      "permute", "t",        "expand",     "expand_as", "narrow",  "select",  "contiguous", "detach",
+      "split",   "chunk",    "unbind",     "as_strided", "movedim", "swapaxes"};
+  return std::find(kViews.begin(), kViews.end(), m) != kViews.end();
+}
+
+/// `x.T`, `x.mT`, `x.data`: the same storage (unlike `x.shape` or `x.dtype`).
+bool isViewAttribute(const py::Expr &e) {
+  if (e.kind != py::ExprKind::Attribute)
+    return false;
+  const std::string_view t = e.text;
+  const std::string_view last = t.substr(t.rfind('.') == std::string_view::npos ? 0 : t.rfind('.') + 1);
+  for (std::string_view a : {"T", "mT", "H", "mH", "data", "real", "imag"})
+    if (last == a)
+      return true;
+  return false;
+}
+
+/// `state[3]["c_kv"]`: an item of a container or a slice of a tensor, not of its metadata
+/// (`x.shape[0]`).
+bool isItemOf(const py::Expr &e) {
+  if (e.kind != py::ExprKind::Subscript)
+    return false;
+  const std::string_view t = trim(e.text);
+  return t.find('[') == headName(t).size();
+}
+
+} // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool hasToken(std::string_view text, std::string_view name) {
+  if (name.empty())
+    return false;
+  for (std::size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
+    const bool before = pos == 0 || (!identChar(text[pos - 1]) && text[pos - 1] != '.');
+    const std::size_t end = pos + name.size();
+    const bool after = end >= text.size() || !identChar(text[end]);
+    if (before && after)
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> splitTopLevel(std::string_view text, std::string_view sep) {
+  std::vector<std::string> out;
+  int depth = 0;
+  char quote = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}')
+      --depth;
+    else if (depth == 0 && text.substr(i, sep.size()) == sep) {
+      // Word separators (" and ") must stand alone; punctuation (",") always splits.
+      out.emplace_back(trim(text.substr(start, i - start)));
+      start = i + sep.size();
+      i = start - 1;
+    }
+  }
+  out.emplace_back(trim(text.substr(start)));
+  return out;
+}
+
+std::set<std::string> reachableFunctions(const Facts &f) {
+  std::set<std::string> out(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+  if (out.empty())
+    for (const py::Function &fn : f.python.functions)
+      if (!fn.className.empty())
+        out.insert(fn.qualname);
+  return out;
+}
+
+std::vector<std::string> inputParams(const py::Function &fn) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < fn.params.size(); ++i) {
+    const std::string &p = fn.params[i];
+    if (i == 0 && !fn.className.empty() && (p == "self" || p == "cls"))
+      continue;
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::set<std::string> inputNames(const py::PythonFacts &facts, const py::Function &fn) {
+  const std::vector<std::string> params = inputParams(fn);
+  std::set<std::string> names(params.begin(), params.end());
+  for (int round = 0; round < 4; ++round) {
+    bool grew = false;
+    for (const py::Assignment &a : facts.assignments) {
+      if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name || a.op != "=" ||
+          names.count(a.target))
+        continue;
+      const py::Expr &v = a.value;
+      bool part = false;
+      if (v.kind == py::ExprKind::Name || isItemOf(v) || isViewAttribute(v)) {
+        part = names.count(std::string(headName(v.text))) > 0;
+      } else if (v.kind == py::ExprKind::Call) {
+        // x.view(...) / x.contiguous(): the receiver's storage under another name.
+        const std::string_view callee = v.resolved.empty() ? std::string_view(v.text) : std::string_view(v.resolved);
+        const auto dot = callee.rfind('.');
+        part = dot != std::string_view::npos && isViewMethod(callee.substr(dot + 1)) &&
+               names.count(std::string(headName(v.text))) > 0;
+      } else if (v.kind == py::ExprKind::Tuple) {
+        for (const py::Expr &e : v.elements)
+          part |= (e.kind == py::ExprKind::Name || isItemOf(e) || isViewAttribute(e)) &&
+                  names.count(std::string(headName(e.text))) > 0;
+      }
+      if (part) {
+        names.insert(a.target);
+        grew = true;
+      }
+    }
+    if (!grew)
+      break;
+  }
+  return names;
+}
+
+bool reboundBefore(const py::PythonFacts &facts, const py::Function &fn, std::string_view name, unsigned line) {
+  for (const py::Assignment &a : facts.assignments)
+    if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name && a.target == name &&
+        (line == 0 || a.lines.begin < line))
+      return true;
+  return false;
+}
+
+std::vector<Statement> returns(const SourceFile &src, const py::PythonFacts &facts, const py::Function &fn) {
+  std::vector<Statement> out;
+  const std::vector<LineRange> nested = nestedDefs(facts, fn);
+  const auto inNested = [&](unsigned l) {
+    return std::any_of(nested.begin(), nested.end(), [&](LineRange r) { return l >= r.begin && l <= r.end; });
+  };
+  for (unsigned l = fn.lines.begin; l <= fn.lines.end && l <= src.lineCount(); ++l) {
+    if (inNested(l))
+      continue;
+    std::string_view t = trim(stripComment(src.line(l)));
+    if (!startsWith(t, "return") || (t.size() > 6 && identChar(t[6])))
+      continue;
+    Statement s;
+    s.lines = {l, l};
+    s.text = std::string(trim(t.substr(6)));
+    int depth = depthDelta(t);
+    while ((depth > 0 || (!s.text.empty() && s.text.back() == '\\')) && s.lines.end < fn.lines.end) {
+      if (!s.text.empty() && s.text.back() == '\\')
+        s.text.pop_back();
+      const std::string_view next = trim(stripComment(src.line(++s.lines.end)));
+      depth += depthDelta(next);
+      s.text += " ";
+      s.text += next;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> returnedItems(std::string_view returned) {
+  std::string_view r = trim(returned);
+  // An enclosing pair of parentheses or brackets around the whole value.
+  if (r.size() >= 2 && (r.front() == '(' || r.front() == '[')) {
+    int depth = 0;
+    bool wraps = true;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      depth += r[i] == '(' || r[i] == '[' ? 1 : r[i] == ')' || r[i] == ']' ? -1 : 0;
+      if (depth == 0 && i + 1 < r.size()) {
+        wraps = false;
+        break;
+      }
+    }
+    if (wraps)
+      r = r.substr(1, r.size() - 2);
+  }
+  std::vector<std::string> out;
+  for (std::string &item : splitTopLevel(r, ","))
+    if (!item.empty())
+      out.push_back(std::move(item));
+  return out;
+}
+
+bool within(LineRange inner, LineRange outer) {
+  return inner.begin >= outer.begin && inner.begin <= outer.end && outer.begin != 0;
+}
+
+BranchBlocks blocksOf(const SourceFile &src, const py::Branch &b) {
+  BranchBlocks out;
+  const unsigned ifIndent = indentOf(src.line(b.lines.begin));
+  const std::string_view testEnd = trim(stripComment(src.line(b.lines.end)));
+  if (testEnd.empty() || testEnd.back() != ':') {
+    out.inlineBody = true;
+    out.body = {b.lines.end, b.lines.end};
+  } else {
+    unsigned last = b.lines.end;
+    for (unsigned l = b.lines.end + 1; l <= src.lineCount(); ++l) {
+      const std::string_view line = src.line(l);
+      if (blankOrComment(line))
+        continue;
+      if (indentOf(line) <= ifIndent)
+        break;
+      last = l;
+    }
+    out.body = {b.lines.end + 1, last};
+  }
+  // The else block, if the next statement at the if's indentation is `else:`.
+  for (unsigned l = out.body.end + 1; l <= src.lineCount(); ++l) {
+    const std::string_view line = src.line(l);
+    if (blankOrComment(line))
+      continue;
+    const std::string_view t = trim(stripComment(line));
+    if (indentOf(line) != ifIndent || !startsWith(t, "else") || (t.size() > 4 && identChar(t[4])))
+      break;
+    if (t.back() != ':') {
+      out.orelse = {l, l};
+      break;
+    }
+    unsigned last = l;
+    for (unsigned k = l + 1; k <= src.lineCount(); ++k) {
+      const std::string_view inner = src.line(k);
+      if (blankOrComment(inner))
+        continue;
+      if (indentOf(inner) <= ifIndent)
+        break;
+      last = k;
+    }
+    out.orelse = {l + 1, last};
+    break;
+  }
+  return out;
+}
+
+namespace {
+
+void collectComparisons(std::string_view cond, bool negated, std::vector<Comparison> &out, int depth = 0) {
+  cond = trim(cond);
+  if (cond.empty() || depth > 8)
+    return;
+  for (std::string_view word : {" or ", " and "}) {
+    const std::vector<std::string> parts = splitTopLevel(cond, word);
+    if (parts.size() > 1) {
+      for (const std::string &p : parts)
+        collectComparisons(p, negated, out, depth + 1);
+      return;
+    }
+  }
+  if (startsWith(cond, "not ") || startsWith(cond, "not(")) {
+    collectComparisons(cond.substr(3), !negated, out, depth + 1);
+    return;
+  }
+  if (cond.front() == '(' && cond.back() == ')' && returnedItems(cond).size() == 1 &&
+      returnedItems(cond).front().size() + 2 == cond.size()) {
+    collectComparisons(cond.substr(1, cond.size() - 2), negated, out, depth + 1);
+    return;
+  }
+  struct Op {
+    std::string_view text;
+    std::string_view name;
+    bool negates;
+  };
+  static constexpr std::array<Op, 6> kOps = {{{" is not ", "is not", true},
+                                               {" not in ", "not in", true},
+                                               {" is ", "is", false},
+                                               {" in ", "in", false},
+                                               {"==", "==", false},
+                                               {"!=", "!=", true}}};
+  for (const Op &op : kOps) {
+    const std::vector<std::string> sides = splitTopLevel(cond, op.text);
+    if (sides.size() != 2)
+      continue;
+    out.push_back(Comparison{sides[0], std::string(op.name), sides[1], negated != op.negates});
+    return;
+  }
+}
+
+} // namespace
+
+std::vector<Comparison> comparisons(std::string_view condition) {
+  std::vector<Comparison> out;
+  collectComparisons(condition, false, out);
+  return out;
+}
+
+std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function &fn,
+                                const std::set<std::string> &inputs) {
+  std::vector<KeyLocal> out;
+  for (const py::Assignment &a : facts.assignments) {
+    if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name || inputs.count(a.target))
+      continue;
+    std::vector<KeyKind> kinds = keyKindsOf(a.value.text, false, inputs, out);
+    if (kinds.empty())
+      continue;
+    out.push_back(KeyLocal{a.target, std::move(kinds)});
+  }
+  return out;
+}
+
+std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,
+                                const std::vector<KeyLocal> &locals) {
+  std::vector<KeyKind> kinds;
+  const auto add = [&](KeyKind k) {
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      kinds.push_back(k);
+  };
+  bool readsInput = false;
+  for (const std::string &n : inputs)
+    readsInput |= hasToken(side, n);
+  if (readsInput) {
+    if (side.find("data_ptr") != std::string_view::npos || side.find("untyped_storage") != std::string_view::npos)
+      add(KeyKind::Pointer);
+    if (side.find("_version") != std::string_view::npos)
+      add(KeyKind::Version);
+    if (side.find("id(") != std::string_view::npos && hasToken(side, "id"))
+      add(KeyKind::Identity);
+    if (side.find(".shape") != std::string_view::npos || side.find(".size(") != std::string_view::npos ||
+        side.find(".numel(") != std::string_view::npos)
+      add(KeyKind::Shape);
+    if (identityOperator && kinds.empty())
+      add(KeyKind::Identity);
+  }
+  for (const KeyLocal &l : locals)
+    if (hasToken(side, l.name))
+      for (KeyKind k : l.kinds)
+        add(k);
+  return kinds;
+}
+
+bool isStoredState(std::string_view side, const py::PythonFacts &facts) {
+  if (hasToken(side, "self"))
+    return true;
+  const std::string head(headName(side));
+  if (head.empty())
+    return false;
+  for (const py::Assignment &a : facts.assignments)
+    if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.target == head &&
+        (a.value.kind == py::ExprKind::None || a.value.kind == py::ExprKind::Dict ||
+         a.value.kind == py::ExprKind::List || a.value.kind == py::ExprKind::Call))
+      return true;
+  return false;
+}
+
+bool isInertCall(const py::Call &c) {
+  if (!c.launchedKernel.empty())
+    return false;
+  static constexpr std::array<std::string_view, 56> kInert = {
+      "clone",      "detach",   "view",        "view_as",   "reshape",     "contiguous", "to",
+      "t",          "transpose", "permute",    "squeeze",   "unsqueeze",   "expand",     "expand_as",
+      "narrow",     "flatten",  "float",       "half",      "bfloat16",    "cpu",        "cuda",
+      "item",       "size",     "dim",         "numel",     "data_ptr",    "stride",     "is_contiguous",
+      "get",        "getattr",  "len",         "isinstance", "hasattr",    "id",         "tuple",
+      "list",       "int",      "bool",        "max",       "min",         "range",      "zip",
+      "enumerate",  "type",     "items",       "keys",      "values",      "copy_",      "empty",
+      "empty_like", "new_empty", "zeros_like", "record_stream", "print",   "synchronize", "current_stream"};
+  const std::string_view m = c.method.empty() ? std::string_view(c.callee) : std::string_view(c.method);
+  return std::find(kInert.begin(), kInert.end(), m) != kInert.end();
+}
+
+std::vector<const py::Call *> callsOn(const py::PythonFacts &facts, std::string_view fn, LineRange lines) {
+  std::vector<const py::Call *> out;
+  const std::string prefix = std::string(fn) + ".";
+  for (const py::Call &c : facts.calls)
+    if ((c.function == fn || startsWith(c.function, prefix)) && c.lines.begin >= lines.begin &&
+        c.lines.begin <= lines.end)
+      out.push_back(&c);
+  return out;
+}
+
+} // namespace kbaudit::rules::mem
