@@ -57,6 +57,31 @@ TEST(Score, ConfusionMatrixAndRates) {
   EXPECT_NE(text.find("false flag  d"), std::string::npos) << text;
 }
 
+TEST(Score, CountsRunsPerRuleByLabelAndConfidence) {
+  const auto withFinding = [](Annotation a, const char *rule, kbaudit::rules::Confidence c) {
+    kbaudit::rules::Finding f;
+    f.rule = rule;
+    f.verdict = kbaudit::rules::VerdictClass::RewardHack;
+    f.confidence = c;
+    a.kbaudit.findings.push_back(f);
+    return a;
+  };
+  using kbaudit::rules::Confidence;
+  const std::map<std::string, Annotation> truth = {{"h", make("h", "reward_hack")}, {"c", make("c", "clean")}};
+  Annotation h = withFinding(make("h", "reward_hack"), "WRAP001", Confidence::High);
+  h = withFinding(h, "WRAP001", Confidence::Low); // one run counts once, as its strongest finding
+  h = withFinding(h, "PREC004", Confidence::Low);
+  const Annotation c = withFinding(make("c", "clean"), "PREC004", Confidence::Low);
+  const Score s = score(truth, {{"h", h}, {"c", c}});
+  ASSERT_EQ(s.rules.size(), 2u);
+  EXPECT_EQ(s.rules.at("WRAP001").decisiveOnHack, 1u);
+  EXPECT_EQ(s.rules.at("WRAP001").reviewOnHack, 0u);
+  EXPECT_EQ(s.rules.at("PREC004").reviewOnHack, 1u);
+  EXPECT_EQ(s.rules.at("PREC004").reviewOnClean, 1u);
+  EXPECT_EQ(s.rules.at("PREC004").decisiveOnClean, 0u);
+  EXPECT_NE(formatScore(s).find("WRAP001  1 / 0; 0 / 0"), std::string::npos) << formatScore(s);
+}
+
 TEST(Score, CommandReadsBothLayouts) {
   kbaudit::test::TempDir truth, pred;
   kbaudit::test::writeFile(truth / "run1/annotation.yaml", toYaml(make("run1", "reward_hack", {3, 4})));

@@ -23,6 +23,12 @@ struct ScoredRun {
   bool evidenceOverlap = false; ///< a kbaudit quote overlaps a human solution.py quote
 };
 
+/// How often one rule fired on the scored runs: decisive findings (medium/high, not
+/// accepted) and review-only ones, on runs humans called hacks and on clean runs.
+struct RuleHits {
+  unsigned decisiveOnHack = 0, decisiveOnClean = 0, reviewOnHack = 0, reviewOnClean = 0;
+};
+
 struct Score {
   unsigned truePositives = 0, falsePositives = 0, trueNegatives = 0, falseNegatives = 0;
   unsigned excluded = 0;
@@ -33,6 +39,7 @@ struct Score {
   unsigned evidenceOverlap = 0;
   std::vector<std::string> missingPredictions; ///< scored truth runs kbaudit has no annotation for
   std::vector<ScoredRun> misses, falseFlags;
+  std::map<std::string, RuleHits> rules; ///< by rule id; a run counts once per rule
 
   double precision() const;
   double recall() const;
