@@ -6,6 +6,8 @@
 #   KBAUDIT_SKIP_APT=1     do not install Debian packages (they are already there)
 #   KBAUDIT_BUILD_DIR=DIR  build directory (default: build)
 #   KBAUDIT_BUILD_TYPE=T   CMake build type (default: RelWithDebInfo)
+#   KBAUDIT_WITH_CHROMIUM=1  also install Debian's chromium, for the headless-browser test of
+#                          `kbaudit report --html` (skipped without it)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,6 +22,7 @@ say() { step="$1"; echo "==> $1"; }
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev libyaml-cpp-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates)
+[ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
 GRAMMAR_SHA256=aab5b860d93dbf84b37fed532f7dacc0468ede5387d0c74911d68f964287662a

@@ -21,6 +21,7 @@ commands:
         (--runtime on check/audit runs the same probes and takes the same three options)
   score --truth DIR --pred DIR
         compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)
+  report DIR --html OUT.html [--truth DIR] [--title T]   self-contained HTML page: verdict grid, counts, findings
   problem DIR|FILE      show the contract, reference summary and suite policy kbaudit reads
   rules                 list the rules
   explain ID            print a rule's documentation
@@ -45,6 +46,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "explain") return cmdExplain(rest, out, err);
   if (cmd == "docs") return cmdDocs(rest, out, err);
   if (cmd == "score") return cmdScore(rest, out, err);
+  if (cmd == "report") return cmdReport(rest, out, err);
   if (cmd == "problem") return cmdProblem(rest, out, err);
   if (cmd == "probe") return cmdProbe(rest, out, err);
   if (cmd == "version" || cmd == "--version") {

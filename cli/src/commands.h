@@ -11,6 +11,7 @@ int cmdAudit(const std::vector<std::string> &args, std::ostream &out, std::ostre
 int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdScore(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdReport(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdProblem(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdProbe(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);

@@ -1,0 +1,68 @@
+#include "args.h"
+#include "commands.h"
+
+#include "kbaudit/annotations/html_report.h"
+#include "kbaudit/annotations/score.h"
+#include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/cli/cli.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+// kbaudit report ANNOTATIONS_DIR --html OUT.html [--truth HUMAN_DIR] [--title TEXT]
+int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
+  constexpr const char *kUsageLine = "usage: kbaudit report ANNOTATIONS_DIR --html OUT.html [--truth DIR] [--title TEXT]";
+  std::string error;
+  const auto args = Args::parse(argv, {"html", "truth", "title"}, {}, error);
+  if (!args || args->positionals().size() != 1 || !args->value("html")) {
+    err << "kbaudit report: " << (args ? kUsageLine : error) << "\n";
+    return kExitUsage;
+  }
+  const fs::path predDir = args->positionals().front();
+  const std::optional<std::string> truthDir = args->value("truth");
+  std::error_code ec;
+  if (!fs::is_directory(predDir, ec)) {
+    err << "kbaudit report: " << predDir.string() << " is not a directory\n";
+    return kExitUsage;
+  }
+  if (truthDir && !fs::is_directory(*truthDir, ec)) {
+    err << "kbaudit report: --truth " << *truthDir << " is not a directory\n";
+    return kExitUsage;
+  }
+
+  annotations::HtmlReportOptions options;
+  if (auto title = args->value("title"))
+    options.title = *title;
+  options.predSource = predDir.string();
+  const auto pred = annotations::loadAnnotations(predDir, options.loadErrors);
+  std::map<std::string, annotations::Annotation> truth;
+  if (truthDir) {
+    options.truthSource = *truthDir;
+    truth = annotations::loadAnnotations(*truthDir, options.loadErrors);
+  }
+  for (const std::string &e : options.loadErrors)
+    err << "kbaudit report: " << e << "\n";
+  if (pred.empty())
+    err << "kbaudit report: no annotations under " << predDir.string() << "\n";
+
+  const std::string html = annotations::renderHtmlReport(pred, truthDir ? &truth : nullptr, options);
+  const fs::path outPath = *args->value("html");
+  if (outPath.has_parent_path())
+    fs::create_directories(outPath.parent_path(), ec);
+  if (!annotations::writeFileAtomically(outPath, html, error)) {
+    err << "kbaudit report: cannot write " << outPath.string() << ": " << error << "\n";
+    return kExitInternal;
+  }
+  out << "wrote " << outPath.string() << " (" << pred.size() << " kbaudit annotations";
+  if (truthDir)
+    out << ", " << truth.size() << " human";
+  out << ")\n";
+  // Like `score`: the page is written, but unreadable annotations make the exit status say so.
+  return options.loadErrors.empty() ? kExitClean : kExitUsage;
+}
+
+} // namespace kbaudit::cli
