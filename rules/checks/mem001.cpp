@@ -4,6 +4,7 @@
 
 #include "all_checks.h"
 #include "mem_python.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,11 +42,11 @@ std::string kindWords(const std::vector<Key> &keys) {
 
 /// `self._x` out of `self._x`, `self._x.data_ptr()`, `getattr(self, "_x", None)`.
 std::string stateAttribute(std::string_view side) {
-  side = mem::trim(side);
+  side = pytext::trim(side);
   std::size_t at = side.find("self.");
   if (at != std::string_view::npos) {
     std::size_t end = at + 5;
-    while (end < side.size() && (std::isalnum(static_cast<unsigned char>(side[end])) || side[end] == '_'))
+    while (end < side.size() && pytext::isIdentChar(side[end]))
       ++end;
     return std::string(side.substr(at, end - at));
   }
@@ -56,7 +57,7 @@ std::string stateAttribute(std::string_view side) {
       return "self." + std::string(side.substr(q + 1, e - q - 1));
   }
   std::size_t end = 0;
-  while (end < side.size() && (std::isalnum(static_cast<unsigned char>(side[end])) || side[end] == '_'))
+  while (end < side.size() && pytext::isIdentChar(side[end]))
     ++end;
   return std::string(side.substr(0, end));
 }
@@ -118,7 +119,7 @@ private:
       bool stored = mem::isStoredState(item, f.python);
       for (const py::Assignment &a : f.python.assignments)
         if (!stored && a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name &&
-            mem::hasToken(item, a.target) && mem::isStoredState(a.value.text, f.python) &&
+            pytext::mentionsName(item, a.target) && mem::isStoredState(a.value.text, f.python) &&
             a.value.kind != py::ExprKind::Call)
           stored = true;
       if (!stored)
@@ -186,7 +187,7 @@ private:
                         FindingSink &sink) {
     const LineRange lines{b.lines.begin, ret.lines.end - b.lines.begin <= 4 ? ret.lines.end : b.lines.end};
     const MessageVars vars{{"key", kindWords(keys)}, {"function", fn.qualname},
-                           {"cached", "the stored result `" + std::string(mem::trim(ret.text)) + "`"}};
+                           {"cached", "the stored result `" + std::string(pytext::trim(ret.text)) + "`"}};
     if (entry) {
       // The entry point itself answers from the store: the timed call does no work.
       sink.report(lines, vars, "hit path returns `" + ret.text + "` with no kernel, extension or replay call");
@@ -216,11 +217,11 @@ private:
         continue;
       // The input object itself, its address or its id(), not something sized by it.
       const std::set<std::string> inputs = mem::inputNames(f.python, *owner);
-      std::string_view v = mem::trim(a.value.text);
+      std::string_view v = pytext::trim(a.value.text);
       if (v.rfind("id(", 0) == 0)
-        v = mem::trim(v.substr(3));
+        v = pytext::trim(v.substr(3));
       std::size_t n = 0;
-      while (n < v.size() && (std::isalnum(static_cast<unsigned char>(v[n])) || v[n] == '_'))
+      while (n < v.size() && pytext::isIdentChar(v[n]))
         ++n;
       if (inputs.count(std::string(v.substr(0, n))))
         return true;
@@ -299,7 +300,7 @@ private:
         const std::set<std::string> inputs = mem::inputNames(f.python, *caller);
         const bool tensorArg = std::any_of(c.args.begin(), c.args.end(), [&](const py::Argument &a) {
           return (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Subscript) &&
-                 std::any_of(inputs.begin(), inputs.end(), [&](const std::string &n) { return mem::hasToken(a.value.text, n); });
+                 std::any_of(inputs.begin(), inputs.end(), [&](const std::string &n) { return pytext::mentionsName(a.value.text, n); });
         });
         if (!tensorArg)
           continue;

@@ -3,6 +3,7 @@
 
 #include "all_checks.h"
 #include "mem_python.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <regex>
@@ -17,8 +18,7 @@ bool isEmptyAllocation(const py::Expr &v) {
   for (std::string_view f : {"torch.empty", "torch.empty_like", "torch.empty_strided"})
     if (r == f)
       return true;
-  const auto dot = r.rfind('.');
-  const std::string_view method = dot == std::string_view::npos ? r : r.substr(dot + 1);
+  const std::string_view method = pytext::lastSegment(r);
   return method == "new_empty" || method == "new_empty_strided";
 }
 
@@ -68,7 +68,7 @@ private:
           const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
           const bool free = g.className.empty() && g.qualname == g.name;
           if ((method && r.text.find("self." + g.name + "(") != std::string::npos) ||
-              (free && mem::hasToken(r.text, g.name) && r.text.find(g.name + "(") != std::string::npos))
+              (free && pytext::mentionsName(r.text, g.name) && r.text.find(g.name + "(") != std::string::npos))
             out.insert(g.qualname);
         }
     }
@@ -104,14 +104,14 @@ private:
         continue;
       bool use = c.receiver == name || c.receiver.rfind(name + ".", 0) == 0 || c.receiver.rfind(name + "[", 0) == 0;
       for (const py::Argument &arg : c.args)
-        use |= mem::hasToken(arg.value.text, name);
+        use |= pytext::mentionsName(arg.value.text, name);
       if (use)
         uses.push_back({c.lines});
     }
     for (const py::Assignment &s : f.python.assignments) {
       if (!inFn(s.function) || !inWindow(s.lines))
         continue;
-      if (mem::hasToken(s.target, name) || mem::hasToken(s.value.text, name))
+      if (pytext::mentionsName(s.target, name) || pytext::mentionsName(s.value.text, name))
         uses.push_back({s.lines});
     }
     return uses;
@@ -123,7 +123,7 @@ private:
       if (r.lines.begin <= after || underArgumentGuard(f, fn, r.lines))
         continue;
       for (const std::string &item : mem::returnedItems(r.text)) {
-        const std::string_view t = mem::trim(item);
+        const std::string_view t = pytext::trim(item);
         if (t.substr(0, name.size()) == name && (t.size() == name.size() || t[name.size()] == '.' || t[name.size()] == '['))
           return &r;
       }

@@ -3,6 +3,7 @@
 
 #include "all_checks.h"
 #include "mem_python.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -29,22 +30,28 @@ bool isBookkeeping(std::string_view m) {
   return false;
 }
 
+/// Where the bracket group `text` starts with (`open` at text[0]) closes; npos when it does
+/// not close on this text. Subscripts and call arguments are skipped this way.
+std::size_t closingBracket(std::string_view text, char open, char close) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == open ? 1 : text[i] == close ? -1 : 0;
+    if (depth == 0)
+      return i;
+  }
+  return std::string_view::npos;
+}
+
 /// `x`, `x.view(...)`, `x[..., :n]`, `x.t()`: the item is `param` or a view of it.
 bool aliasOf(std::string_view item, std::string_view param) {
-  item = mem::trim(item);
+  item = pytext::trim(item);
   if (item.substr(0, param.size()) != param)
     return false;
   std::string_view rest = item.substr(param.size());
   while (!rest.empty()) {
     if (rest.front() == '[') {
-      int depth = 0;
-      std::size_t i = 0;
-      for (; i < rest.size(); ++i) {
-        depth += rest[i] == '[' ? 1 : rest[i] == ']' ? -1 : 0;
-        if (depth == 0)
-          break;
-      }
-      if (i == rest.size())
+      const std::size_t i = closingBracket(rest, '[', ']');
+      if (i == std::string_view::npos)
         return false;
       rest = rest.substr(i + 1);
       continue;
@@ -52,20 +59,14 @@ bool aliasOf(std::string_view item, std::string_view param) {
     if (rest.front() != '.')
       return false;
     std::size_t n = 1;
-    while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_'))
+    while (n < rest.size() && pytext::isIdentChar(rest[n]))
       ++n;
     if (!isViewMethodName(rest.substr(1, n - 1)))
       return false;
     rest = rest.substr(n);
     if (!rest.empty() && rest.front() == '(') {
-      int depth = 0;
-      std::size_t i = 0;
-      for (; i < rest.size(); ++i) {
-        depth += rest[i] == '(' ? 1 : rest[i] == ')' ? -1 : 0;
-        if (depth == 0)
-          break;
-      }
-      if (i == rest.size())
+      const std::size_t i = closingBracket(rest, '(', ')');
+      if (i == std::string_view::npos)
         return false;
       rest = rest.substr(i + 1);
     }
@@ -135,7 +136,7 @@ private:
       if (!launch)
         continue;
       for (const py::Argument &a : c.args)
-        if ((a.value.kind == py::ExprKind::Name && a.value.text == p) || (a.keyword == "out" && mem::hasToken(a.value.text, p))) {
+        if ((a.value.kind == py::ExprKind::Name && a.value.text == p) || (a.keyword == "out" && pytext::mentionsName(a.value.text, p))) {
           out.push_back({c.lines, "it is handed to `" + (c.launchedKernel.empty() ? c.callee : c.launchedKernel) + "`"});
           break;
         }
@@ -163,8 +164,8 @@ private:
             continue;
           reported.insert(i);
           const std::vector<Write> writes = writesOf(f, fn, p);
-          const std::string form = mem::trim(item) == p ? "returns its input `" + p + "`"
-                                                        : "returns `" + std::string(mem::trim(item)) + "`, a view of its input `" + p + "`";
+          const std::string form = pytext::trim(item) == p ? "returns its input `" + p + "`"
+                                                        : "returns `" + std::string(pytext::trim(item)) + "`, a view of its input `" + p + "`";
           if (writes.empty()) {
             sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
                         "no write into the input is visible; the output shares the input's storage",
@@ -202,10 +203,10 @@ private:
       return out;
     for (const std::string &piece : mem::splitTopLevel(signature.substr(open + 1, close - open - 1), ",")) {
       std::string p = piece.substr(0, piece.find('='));
-      while (!p.empty() && !(std::isalnum(static_cast<unsigned char>(p.back())) || p.back() == '_'))
+      while (!p.empty() && !pytext::isIdentChar(p.back()))
         p.pop_back();
       std::size_t b = p.size();
-      while (b > 0 && (std::isalnum(static_cast<unsigned char>(p[b - 1])) || p[b - 1] == '_'))
+      while (b > 0 && pytext::isIdentChar(p[b - 1]))
         --b;
       out.push_back(p.substr(b));
     }

@@ -3,6 +3,7 @@
 
 #include "all_checks.h"
 #include "mem_python.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -107,7 +108,7 @@ private:
       return;
     std::string sample = sampledInput(b.condition, inputs);
     for (const auto &[name, s] : sampleLocals(f, fn, inputs, false))
-      if (sample.empty() && mem::hasToken(b.condition, name))
+      if (sample.empty() && pytext::mentionsName(b.condition, name))
         sample = s;
     if (!sample.empty()) {
       if (guardsCache(f, fn, b))
@@ -126,7 +127,7 @@ private:
           continue;
         std::string s = checksumOf(*side, inputs);
         for (const auto &[name, v] : sampleLocals(f, fn, inputs, true))
-          if (s.empty() && mem::hasToken(*side, name))
+          if (s.empty() && pytext::mentionsName(*side, name))
             s = v;
         if (!s.empty())
           checksum = s;

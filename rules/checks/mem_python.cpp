@@ -1,28 +1,26 @@
 #include "mem_python.h"
 
+#include "forward_entry.h"
+#include "python_text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 
 namespace kbaudit::rules::mem {
+
+using namespace pytext;
+
 namespace {
 
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-unsigned indentOf(std::string_view line) {
-  unsigned n = 0;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t'))
-    ++n;
-  return n;
-}
-
-/// The line without a trailing `# comment` (a '#' outside string literals).
-std::string_view stripComment(std::string_view line) {
+/// Calls `visit(i)` for each index of `text` that is Python code rather than the inside or
+/// the opening quote of a string literal (backslash escapes honoured); `visit` may move `i`
+/// on, and stops the walk by returning false. Comment stripping, bracket depth and top-level
+/// splitting all need the same view of where strings are.
+template <class Visit> void forEachCodeChar(std::string_view text, Visit visit) {
   char quote = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (quote) {
       if (c == '\\')
         ++i;
@@ -30,11 +28,22 @@ std::string_view stripComment(std::string_view line) {
         quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
-    } else if (c == '#') {
-      return line.substr(0, i);
+    } else if (!visit(i)) {
+      return;
     }
   }
-  return line;
+}
+
+/// The line without a trailing `# comment` (a '#' outside string literals).
+std::string_view stripComment(std::string_view line) {
+  std::size_t end = line.size();
+  forEachCodeChar(line, [&](std::size_t &i) {
+    if (line[i] != '#')
+      return true;
+    end = i;
+    return false;
+  });
+  return line.substr(0, end);
 }
 
 bool blankOrComment(std::string_view line) { return trim(stripComment(line)).empty(); }
@@ -42,22 +51,14 @@ bool blankOrComment(std::string_view line) { return trim(stripComment(line)).emp
 /// Bracket depth change over a line (strings skipped).
 int depthDelta(std::string_view line) {
   int d = 0;
-  char quote = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  forEachCodeChar(line, [&](std::size_t &i) {
     const char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
+    if (c == '(' || c == '[' || c == '{')
       ++d;
-    } else if (c == ')' || c == ']' || c == '}') {
+    else if (c == ')' || c == ']' || c == '}')
       --d;
-    }
-  }
+    return true;
+  });
   return d;
 }
 
@@ -77,7 +78,7 @@ std::string_view headName(std::string_view e) {
   while (!e.empty() && (e.front() == '(' || e.front() == '*'))
     e = trim(e.substr(1));
   std::size_t n = 0;
-  while (n < e.size() && identChar(e[n]))
+  while (n < e.size() && isIdentChar(e[n]))
     ++n;
   return e.substr(0, n);
 }
@@ -96,7 +97,7 @@ bool isViewAttribute(const py::Expr &e) {
   if (e.kind != py::ExprKind::Attribute)
     return false;
   const std::string_view t = e.text;
-  const std::string_view last = t.substr(t.rfind('.') == std::string_view::npos ? 0 : t.rfind('.') + 1);
+  const std::string_view last = lastSegment(t);
   for (std::string_view a : {"T", "mT", "H", "mH", "data", "real", "imag"})
     if (last == a)
       return true;
@@ -114,44 +115,13 @@ bool isItemOf(const py::Expr &e) {
 
 } // namespace
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
-bool hasToken(std::string_view text, std::string_view name) {
-  if (name.empty())
-    return false;
-  for (std::size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
-    const bool before = pos == 0 || (!identChar(text[pos - 1]) && text[pos - 1] != '.');
-    const std::size_t end = pos + name.size();
-    const bool after = end >= text.size() || !identChar(text[end]);
-    if (before && after)
-      return true;
-  }
-  return false;
-}
-
 std::vector<std::string> splitTopLevel(std::string_view text, std::string_view sep) {
   std::vector<std::string> out;
   int depth = 0;
-  char quote = 0;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  forEachCodeChar(text, [&](std::size_t &i) {
     const char c = text[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      quote = c;
-    else if (c == '(' || c == '[' || c == '{')
+    if (c == '(' || c == '[' || c == '{')
       ++depth;
     else if (c == ')' || c == ']' || c == '}')
       --depth;
@@ -161,13 +131,14 @@ std::vector<std::string> splitTopLevel(std::string_view text, std::string_view s
       start = i + sep.size();
       i = start - 1;
     }
-  }
+    return true;
+  });
   out.emplace_back(trim(text.substr(start)));
   return out;
 }
 
 std::set<std::string> reachableFunctions(const Facts &f) {
-  std::set<std::string> out(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+  std::set<std::string> out = reachableFromForward(f);
   if (out.empty())
     for (const py::Function &fn : f.python.functions)
       if (!fn.className.empty())
@@ -239,7 +210,7 @@ std::vector<Statement> returns(const SourceFile &src, const py::PythonFacts &fac
     if (inNested(l))
       continue;
     std::string_view t = trim(stripComment(src.line(l)));
-    if (!startsWith(t, "return") || (t.size() > 6 && identChar(t[6])))
+    if (!startsWith(t, "return") || (t.size() > 6 && isIdentChar(t[6])))
       continue;
     Statement s;
     s.lines = {l, l};
@@ -310,7 +281,7 @@ BranchBlocks blocksOf(const SourceFile &src, const py::Branch &b) {
     if (blankOrComment(line))
       continue;
     const std::string_view t = trim(stripComment(line));
-    if (indentOf(line) != ifIndent || !startsWith(t, "else") || (t.size() > 4 && identChar(t[4])))
+    if (indentOf(line) != ifIndent || !startsWith(t, "else") || (t.size() > 4 && isIdentChar(t[4])))
       break;
     if (t.back() != ':') {
       out.orelse = {l, l};
@@ -405,13 +376,13 @@ std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, co
   };
   bool readsInput = false;
   for (const std::string &n : inputs)
-    readsInput |= hasToken(side, n);
+    readsInput |= mentionsName(side, n);
   if (readsInput) {
     if (side.find("data_ptr") != std::string_view::npos || side.find("untyped_storage") != std::string_view::npos)
       add(KeyKind::Pointer);
     if (side.find("_version") != std::string_view::npos)
       add(KeyKind::Version);
-    if (side.find("id(") != std::string_view::npos && hasToken(side, "id"))
+    if (side.find("id(") != std::string_view::npos && mentionsName(side, "id"))
       add(KeyKind::Identity);
     if (side.find(".shape") != std::string_view::npos || side.find(".size(") != std::string_view::npos ||
         side.find(".numel(") != std::string_view::npos)
@@ -420,14 +391,14 @@ std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, co
       add(KeyKind::Identity);
   }
   for (const KeyLocal &l : locals)
-    if (hasToken(side, l.name))
+    if (mentionsName(side, l.name))
       for (KeyKind k : l.kinds)
         add(k);
   return kinds;
 }
 
 bool isStoredState(std::string_view side, const py::PythonFacts &facts) {
-  if (hasToken(side, "self"))
+  if (mentionsName(side, "self"))
     return true;
   const std::string head(headName(side));
   if (head.empty())

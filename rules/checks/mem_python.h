@@ -15,9 +15,6 @@
 
 namespace kbaudit::rules::mem {
 
-std::string_view trim(std::string_view s);
-/// `name` occurs in `text` as a whole identifier (not as part of a longer name or attribute).
-bool hasToken(std::string_view text, std::string_view name);
 /// Top-level pieces of `text` split at `sep` (outside brackets and strings).
 std::vector<std::string> splitTopLevel(std::string_view text, std::string_view sep);
 

@@ -3,6 +3,7 @@
 
 #include "all_checks.h"
 #include "prec001_reach.h"
+#include "python_text.h"
 #include "static_value.h"
 
 #include <algorithm>
@@ -138,9 +139,7 @@ std::string pythonCastTarget(const py::PythonFacts &facts, const py::Call &c) {
   return {};
 }
 
-bool isIdentChar(char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-}
+using pytext::isIdentChar;
 
 /// The root name of a receiver that is the same data as a name (`x`, `self.weight`,
 /// `x.contiguous()`, `w.t()`, `self.lin.weight.data`); "" for computed values such as

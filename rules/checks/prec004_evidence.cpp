@@ -5,6 +5,8 @@
 
 #include "prec004_evidence.h"
 
+#include "forward_entry.h"
+
 #include "kbaudit/problems/problem_context.h"
 
 #include <algorithm>
@@ -145,7 +147,7 @@ void numericTypes(const cxx::CxxFacts &c, BypassEvidence &ev) {
 
 /// `x.to(torch.bfloat16)`, `x.bfloat16()`, `x.half()`, `x.float()` on a forward input.
 void forwardUpcasts(const Facts &f, BypassEvidence &ev) {
-  const std::set<std::string> reachable(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+  const std::set<std::string> reachable = reachableFromForward(f);
   std::set<std::string> inputs;
   for (const std::string &entry : f.kernels.entryPoints)
     if (const py::Function *fn = f.python.findFunction(entry))

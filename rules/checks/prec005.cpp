@@ -9,9 +9,13 @@
 // whose sides do the same numeric work.
 
 #include "all_checks.h"
+#include "branch_kind.h"
+#include "forward_entry.h"
+#include "float_cast.h"
+#include "local_helper.h"
+#include "python_text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -22,26 +26,11 @@
 namespace kbaudit::rules {
 namespace {
 
-std::string_view lastSegment(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
+using namespace pytext;
 
 std::string_view receiverOf(std::string_view dotted) {
   const auto dot = dotted.rfind('.');
   return dot == std::string_view::npos ? std::string_view{} : dotted.substr(0, dot);
-}
-
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-std::string className(std::string_view qualname) {
-  const auto dot = qualname.find('.');
-  return dot == std::string_view::npos ? std::string{} : std::string(qualname.substr(0, dot));
-}
-
-std::string lineText(const LineRange &r) {
-  return r.begin == r.end ? "line " + std::to_string(r.begin)
-                          : "lines " + std::to_string(r.begin) + "-" + std::to_string(r.end);
 }
 
 /// How much a statistic says about the magnitude of the values (rather than, say, the
@@ -98,10 +87,6 @@ bool readsBack(std::string_view resolvedCallee) {
   return reads.count(lastSegment(resolvedCallee)) > 0;
 }
 
-bool isFloatDtype(const std::string &canonical) {
-  return canonical == "bf16" || canonical == "tf32" || startsWith(canonical, "fp");
-}
-
 /// Where a magnitude decision enters the program, for the message and the quoted lines.
 struct Origin {
   Strength strength = Strength::None;
@@ -153,10 +138,8 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
-    if (f.kernels.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(f, sink))
       return;
-    }
     Scan scan(f, ctx.problem);
     scan.run(sink);
   }
@@ -166,7 +149,7 @@ private:
   public:
     Scan(const Facts &f, const problems::ProblemContext *problem)
         : f_(f), py_(f.python), problem_(problem),
-          reachable_(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end()) {}
+          reachable_(reachableFromForward(f)) {}
 
     void run(FindingSink &sink) {
       collectDetectorBuffers();
@@ -197,15 +180,11 @@ private:
     /// Names holding a magnitude-derived decision, keyed the same way.
     std::map<std::string, Origin> tainted_;
 
-    static bool isSelection(std::string_view kind) {
-      return kind == "if" || kind == "elif" || kind == "conditional" || kind == "match";
-    }
-
     /// The scope key a name read in `function` refers to: self attributes live on the
     /// class, other names in the function (module names are looked up as a fallback).
     static std::string keyOf(std::string_view function, std::string_view name) {
       if (startsWith(name, "self."))
-        return className(function) + "#" + std::string(name);
+        return classOf(function) + "#" + std::string(name);
       return std::string(function) + ":" + std::string(name);
     }
 
@@ -311,24 +290,12 @@ private:
       for (const auto &[key, origin] : tainted_) {
         const std::string name = key.substr(key.find_first_of(":#") + 1);
         const std::string owner = key.substr(0, key.find_first_of(":#"));
-        const bool visible = key.find('#') != std::string::npos ? owner == className(function)
+        const bool visible = key.find('#') != std::string::npos ? owner == classOf(function)
                                                                 : (owner == function || owner.empty());
-        if (visible && containsName(text, name))
+        if (visible && mentionsName(text, name))
           return origin;
       }
       return std::nullopt;
-    }
-
-    static bool containsName(std::string_view text, std::string_view name) {
-      const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-      for (size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
-        const bool left = pos == 0 || (!ident(text[pos - 1]) && text[pos - 1] != '.');
-        const size_t end = pos + name.size();
-        const bool right = end == text.size() || !ident(text[end]);
-        if (left && right)
-          return true;
-      }
-      return false;
     }
 
     /// The magnitude statistic a branch condition tests, directly or through a name.
@@ -361,7 +328,7 @@ private:
         if (std::optional<DtypeUse> d = hostCast(c))
           w.hostCasts.push_back(*d);
         if (depth == 0)
-          if (const py::Function *helper = helperCalled(c, function))
+          if (const py::Function *helper = helperCalled(py_, c, function))
             w.merge(workIn(helper->qualname, helper->lines, depth + 1), "via " + helper->name + "(): ");
       }
       for (const triton::Launch &l : f_.triton.launches) {
@@ -372,7 +339,7 @@ private:
           w.kernels.insert(kernel.name);
           w.note("launches " + kernel.name + " (" + lineText(l.lines) + ")");
           for (const triton::Cast &cast : f_.triton.casts)
-            if (cast.kernel == k && !cast.bitcast && isFloatDtype(cast.target.dtype))
+            if (cast.kernel == k && !cast.bitcast && floatcast::isFloatDtype(cast.target.dtype))
               w.kernelCasts.push_back(
                   {cast.target.dtype, kernel.name + " casts to " + cast.target.dtype + " (" + lineText(cast.lines) + ")",
                    l.lines});
@@ -393,46 +360,12 @@ private:
 
     /// `x.half()`, `x.to(torch.float8_e4m3fn)`, `torch.empty_like(x, dtype=torch.bfloat16)`.
     static std::optional<DtypeUse> hostCast(const py::Call &c) {
-      std::string dtype;
-      static const std::map<std::string_view, std::string_view> methods = {
-          {"half", "fp16"}, {"bfloat16", "bf16"}, {"float", "fp32"}, {"double", "fp64"}};
-      if (!c.receiver.empty() && c.args.empty())
-        if (auto it = methods.find(c.method); it != methods.end())
-          dtype = it->second;
-      const auto fromArg = [&](const py::Argument *a) {
-        if (!a || !dtype.empty())
-          return;
-        if (a->value.kind != py::ExprKind::Attribute && a->value.kind != py::ExprKind::Name)
-          return;
-        const std::string d =
-            problems::canonicalDtype(a->value.resolved.empty() ? a->value.text : a->value.resolved);
-        if (isFloatDtype(d))
-          dtype = d;
-      };
-      if (c.method == "to" || c.method == "type") {
-        fromArg(c.positionalArg(0));
-        if (dtype.empty())
-          fromArg(c.keywordArg("dtype"));
-      }
-      const bool conversion = !dtype.empty();
-      fromArg(c.keywordArg("dtype"));
-      if (dtype.empty())
+      const std::optional<floatcast::HostCast> cast = floatcast::hostCast(c);
+      if (!cast)
         return std::nullopt;
-      return DtypeUse{dtype, (conversion ? "casts to " : "allocates ") + dtype + " (" + lineText(c.lines) + ")",
-                      c.lines, false, !conversion};
-    }
-
-    /// The file's own function a call names: `self.m(...)` in the same class, `f(...)` at
-    /// module level.
-    const py::Function *helperCalled(const py::Call &c, const std::string &caller) const {
-      if (c.receiver == "self") {
-        const std::string cls = className(caller);
-        return cls.empty() ? nullptr : py_.findFunction(cls + "." + c.method);
-      }
-      if (c.receiver.empty() && c.launchedKernel.empty())
-        if (const py::Function *fn = py_.findFunction(c.callee); fn && fn->className.empty())
-          return fn;
-      return nullptr;
+      return DtypeUse{cast->dtype,
+                      (cast->conversion ? "casts to " : "allocates ") + cast->dtype + " (" + lineText(c.lines) + ")",
+                      c.lines, false, !cast->conversion};
     }
 
     /// Dtype changes that make the gated code a different precision from the rest: below

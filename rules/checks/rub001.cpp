@@ -2,6 +2,7 @@
 // frames, the command line, the __main__ module, harness environment variables).
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "rub_scope.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rubscope;
 
 // Frame and command-line introspection. Exception formatting (traceback.print_exc,
@@ -109,11 +111,6 @@ private:
   std::map<std::string, Sniff> tainted_;  ///< "fn|name", "|global", "Class|self.attr"
 
   static std::string key(std::string_view fn, std::string_view name) { return std::string(fn) + "|" + std::string(name); }
-
-  static std::string classOf(std::string_view fn) {
-    const auto dot = fn.find('.');
-    return dot == std::string_view::npos ? std::string{} : std::string(fn.substr(0, dot));
-  }
 
   /// Caller inspection inside `lines` of `fn` (nested defs included when `nested`).
   Sniff sniffIn(std::string_view fn, LineRange lines, bool nested) const {

@@ -2,6 +2,7 @@
 // (check.py, benchmark.py, problem.yaml, reference.py, shapes.py) or other runs' outputs.
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "rub_scope.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rubscope;
 
 constexpr std::array<std::string_view, 4> kGraderModules = {"reference", "check", "benchmark", "shapes"};

@@ -2,6 +2,7 @@
 // time, builtins and other libraries the grader shares with it.
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "rub_scope.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rubscope;
 
 // Libraries the grader and the reference run in the same process; a local sidecar module

@@ -3,6 +3,7 @@
 // during the timed ones).
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "rub_branch_work.h"
 #include "rub_scope.h"
 
@@ -13,6 +14,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rubscope;
 
 struct Counter {
@@ -28,11 +30,6 @@ bool isIncrement(const py::Assignment &a) {
     return true;
   return a.op == "=" && a.value.kind == py::ExprKind::BinaryOp && startsWith(a.value.text, a.target) &&
          a.value.text.find('+') != std::string::npos;
-}
-
-std::string classOf(std::string_view fn) {
-  const auto dot = fn.find('.');
-  return dot == std::string_view::npos ? std::string{} : std::string(fn.substr(0, dot));
 }
 
 /// Calls that make the first calls different without changing the result: compiling,

@@ -9,6 +9,8 @@
 // left alone: the suspicious form is equality with a large, specific size.
 
 #include "all_checks.h"
+#include "forward_entry.h"
+#include "python_text.h"
 #include "rub_branch_work.h"
 
 #include <algorithm>
@@ -20,18 +22,11 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rub;
 
 /// Sizes below this are head dims, group sizes and tile widths, not problem sizes.
 constexpr long kLargeSize = 512;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
 
 /// The outer bracket at s[0] closes at the last character (not `(a) == (b)`).
 bool enclosed(std::string_view s) {
@@ -151,11 +146,9 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
-    if (f.kernels.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(f, sink))
       return;
-    }
-    const std::set<std::string> reachable(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+    const std::set<std::string> reachable = reachableFromForward(f);
     const std::map<std::string, std::string> decisions = exactDecisions(f, reachable);
     for (const py::Branch &b : f.python.branches) {
       if (!reachable.count(b.function) || (b.kind != "if" && b.kind != "elif"))

@@ -10,6 +10,8 @@
 // statistic), statistics over the whole input, guards that only raise.
 
 #include "all_checks.h"
+#include "forward_entry.h"
+#include "python_text.h"
 #include "rub_branch_work.h"
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rub;
 
 enum class Strength { None, Weak, Strong };
@@ -43,14 +46,6 @@ bool isInt(std::string_view s) {
   if (s.empty())
     return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
 }
 
 /// A subscript item that is a constant window: `:8192`, `0:256`, `::97` (every part empty
@@ -79,7 +74,7 @@ bool constantWindow(std::string_view item) {
 /// The root name of an expression text ("x" of "x.flatten()[:64].abs").
 std::string rootName(std::string_view text) {
   size_t n = 0;
-  while (n < text.size() && (std::isalnum(static_cast<unsigned char>(text[n])) || text[n] == '_'))
+  while (n < text.size() && pytext::isIdentChar(text[n]))
     ++n;
   return std::string(text.substr(0, n));
 }
@@ -122,7 +117,7 @@ struct Sample {
 class Scan {
 public:
   explicit Scan(const CheckContext &ctx)
-      : f_(ctx.facts), reachable_(f_.kernels.reachableFunctions.begin(), f_.kernels.reachableFunctions.end()) {}
+      : f_(ctx.facts), reachable_(reachableFromForward(f_)) {}
 
   void run(FindingSink &sink) {
     collectPythonSamples();
@@ -277,7 +272,7 @@ private:
       const size_t sep = key.find_first_of(":#");
       const std::string owner = key.substr(0, sep), name = key.substr(sep + 1);
       const bool visible = key[sep] == '#' ? owner == classOf(function) : owner == function;
-      if (visible && containsName(text, name))
+      if (visible && mentionsName(text, name))
         return &s;
     }
     return nullptr;
@@ -384,10 +379,8 @@ public:
   std::string_view id() const override { return "RUB006"; }
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
-    if (ctx.facts.kernels.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(ctx.facts, sink))
       return;
-    }
     Scan(ctx).run(sink);
   }
 };

@@ -8,6 +8,8 @@
 // of the algorithm (twiddles, rope frequencies) that are not keyed by problem shape.
 
 #include "all_checks.h"
+#include "forward_entry.h"
+#include "python_text.h"
 #include "rub_branch_work.h"
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rub;
 
 const std::set<std::string_view> &globalSeeders() {
@@ -62,11 +65,9 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
-    if (f.kernels.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(f, sink))
       return;
-    }
-    const std::set<std::string> reachable(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+    const std::set<std::string> reachable = reachableFromForward(f);
     for (const py::Call &c : f.python.calls) {
       const bool inForward = reachable.count(c.function) && !isInitLike(c.function);
       if (inForward && globalSeeders().count(c.resolved))

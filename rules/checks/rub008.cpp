@@ -8,6 +8,7 @@
 // and strict=False on a module the solution builds for itself (an autotune warm-up model).
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "rub_branch_work.h"
 #include "static_value.h"
 
@@ -20,6 +21,7 @@
 namespace kbaudit::rules {
 namespace {
 
+using namespace pytext;
 using namespace rub;
 
 bool isLoadMethod(std::string_view name) { return name == "load_state_dict" || name == "_load_from_state_dict"; }
@@ -187,7 +189,7 @@ private:
       std::string text = c.callee;
       for (const py::Argument &a : c.args)
         text += " " + a.value.text;
-      if (!stateDict.empty() && (containsName(text, stateDict) || text.find("*args") != std::string::npos))
+      if (!stateDict.empty() && (mentionsName(text, stateDict) || text.find("*args") != std::string::npos))
         readsState = true;
     }
     for (const py::Assignment &a : py.assignments)

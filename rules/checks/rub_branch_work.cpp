@@ -1,49 +1,18 @@
 #include "rub_branch_work.h"
 
+#include "float_cast.h"
+#include "local_helper.h"
+#include "python_text.h"
+
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 
 namespace kbaudit::rules::rub {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string_view lastSegment(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
-
-std::string classOf(std::string_view qualname) {
-  const auto dot = qualname.find('.');
-  return dot == std::string_view::npos ? std::string{} : std::string(qualname.substr(0, dot));
-}
-
-std::string lineText(const LineRange &r) {
-  return r.begin == r.end ? "line " + std::to_string(r.begin)
-                          : "lines " + std::to_string(r.begin) + "-" + std::to_string(r.end);
-}
-
-bool containsName(std::string_view text, std::string_view name) {
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
-    const bool left = pos == 0 || (!ident(text[pos - 1]) && text[pos - 1] != '.');
-    const size_t end = pos + name.size();
-    const bool right = end == text.size() || !ident(text[end]);
-    if (left && right)
-      return true;
-  }
-  return false;
-}
+using namespace pytext;
 
 namespace {
-
-unsigned indentOf(std::string_view line) {
-  unsigned n = 0;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t'))
-    ++n;
-  return n;
-}
 
 std::string_view trimmed(std::string_view line) { return line.substr(indentOf(line)); }
 
@@ -63,42 +32,13 @@ bool returns(const SourceFile &src, LineRange arm, unsigned ifIndent) {
   return false;
 }
 
-bool isFloatDtype(std::string_view d) { return d == "bf16" || d == "tf32" || startsWith(d, "fp"); }
+using floatcast::isFloatDtype;
 
 std::optional<DtypeUse> hostCast(const py::Call &c) {
-  static const std::map<std::string_view, std::string_view> methods = {
-      {"half", "fp16"}, {"bfloat16", "bf16"}, {"float", "fp32"}, {"double", "fp64"}};
-  std::string dtype;
-  if (!c.receiver.empty() && c.args.empty())
-    if (auto it = methods.find(c.method); it != methods.end())
-      dtype = it->second;
-  const auto fromArg = [&](const py::Argument *a) {
-    if (!a || !dtype.empty())
-      return;
-    if (a->value.kind != py::ExprKind::Attribute && a->value.kind != py::ExprKind::Name)
-      return;
-    const std::string d = problems::canonicalDtype(a->value.resolved.empty() ? a->value.text : a->value.resolved);
-    if (isFloatDtype(d))
-      dtype = d;
-  };
-  if (c.method == "to" || c.method == "type")
-    fromArg(c.positionalArg(0));
-  fromArg(c.keywordArg("dtype"));
-  if (dtype.empty())
+  const std::optional<floatcast::HostCast> cast = floatcast::hostCast(c);
+  if (!cast)
     return std::nullopt;
-  return DtypeUse{dtype, "casts to " + dtype + " (" + lineText(c.lines) + ")"};
-}
-
-/// The file's own function a call names: `self.m(...)` in the same class, `f(...)` free.
-const py::Function *helperCalled(const py::PythonFacts &py, const py::Call &c, const std::string &caller) {
-  if (c.receiver == "self") {
-    const std::string cls = classOf(caller);
-    return cls.empty() ? nullptr : py.findFunction(cls + "." + c.method);
-  }
-  if (c.receiver.empty() && c.launchedKernel.empty())
-    if (const py::Function *fn = py.findFunction(c.callee); fn && fn->className.empty())
-      return fn;
-  return nullptr;
+  return DtypeUse{cast->dtype, "casts to " + cast->dtype + " (" + lineText(c.lines) + ")"};
 }
 
 bool isExceptionOrLog(std::string_view resolved) {
@@ -134,7 +74,7 @@ ArmWork workAt(const Facts &f, const std::string &function, LineRange lines, int
     if (std::optional<DtypeUse> d = hostCast(c))
       w.dtypes.push_back(*d);
     if (depth == 0)
-      if (const py::Function *helper = helperCalled(f.python, c, function)) {
+      if (const py::Function *helper = rules::helperCalled(f.python, c, function)) {
         const ArmWork inner = workAt(f, helper->qualname, helper->lines, depth + 1);
         const std::string via = "via " + helper->name + "(): ";
         for (DtypeUse d : inner.dtypes) {

@@ -14,15 +14,6 @@
 
 namespace kbaudit::rules::rub {
 
-bool startsWith(std::string_view s, std::string_view prefix);
-std::string_view lastSegment(std::string_view dotted);
-/// "Class" of "Class.method", "" for free functions.
-std::string classOf(std::string_view qualname);
-/// "line 12" / "lines 12-14".
-std::string lineText(const LineRange &r);
-/// `name` occurs in `text` as a whole identifier (not as an attribute of something else).
-bool containsName(std::string_view text, std::string_view name);
-
 /// The line ranges of the arms of an `if`/`elif` statement: the branch's own block, each
 /// later `elif` block and the `else` block. An `if` without `else` gets an empty arm (the
 /// path that skips the block), or, when its block returns, the rest of the function (the

@@ -1,15 +1,13 @@
 #include "rub_scope.h"
 
+#include "python_text.h"
+
 #include <algorithm>
 #include <cctype>
 
 namespace kbaudit::rules::rubscope {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
+using namespace pytext;
 
 bool contains(LineRange outer, LineRange inner) { return outer.begin <= inner.begin && inner.end <= outer.end; }
 
@@ -21,24 +19,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view lastSegment(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
-
-bool mentionsName(std::string_view text, std::string_view name) {
-  if (name.empty())
-    return false;
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
-    const bool left = pos == 0 || (!ident(text[pos - 1]) && text[pos - 1] != '.');
-    const size_t end = pos + name.size();
-    if (left && (end == text.size() || !ident(text[end])))
-      return true;
-  }
-  return false;
-}
-
 bool inFunction(std::string_view fn, std::string_view scope) {
   return fn == scope || (fn.size() > scope.size() && startsWith(fn, scope) && fn[scope.size()] == '.');
 }
@@ -47,11 +27,6 @@ namespace {
 
 bool isMainGuardText(std::string_view cond) {
   return cond.find("__name__") != std::string_view::npos && cond.find("__main__") != std::string_view::npos;
-}
-
-std::string classOf(std::string_view qualname) {
-  const auto dot = qualname.find('.');
-  return dot == std::string_view::npos ? std::string{} : std::string(qualname.substr(0, dot));
 }
 
 } // namespace

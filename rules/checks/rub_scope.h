@@ -12,14 +12,9 @@
 
 namespace kbaudit::rules::rubscope {
 
-bool startsWith(std::string_view s, std::string_view prefix);
-bool endsWith(std::string_view s, std::string_view suffix);
 bool contains(LineRange outer, LineRange inner);
 bool overlaps(LineRange a, LineRange b);
 std::string lower(std::string_view s);
-std::string_view lastSegment(std::string_view dotted);
-/// `name` occurs in `text` as a whole identifier that is not an attribute of something else.
-bool mentionsName(std::string_view text, std::string_view name);
 
 /// `fn` is `scope` or nested in it ("A.f.<inner>" is inside "A.f").
 bool inFunction(std::string_view fn, std::string_view scope);

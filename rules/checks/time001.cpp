@@ -49,16 +49,12 @@ bool isJoin(const PyIndex &index, const py::Call &c) {
   return false;
 }
 
-class Time001 final : public Check {
+class Time001 final : public timing::TimingCheck {
 public:
   std::string_view id() const override { return "TIME001"; }
 
-  void run(const CheckContext &ctx, FindingSink &sink) const override {
-    const PyIndex index(ctx.facts, ctx.problem);
-    if (!index.knownEntry()) {
-      sink.skipped("no forward method found");
-      return;
-    }
+protected:
+  void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
     checkPython(index, sink);
     checkCxx(ctx.facts, index, sink);
   }

@@ -3,6 +3,7 @@
 // call (a finalizer, an exit handler, a global hook, inputs queued for a later call).
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "time_common.h"
 
 #include <algorithm>
@@ -46,16 +47,12 @@ constexpr LaterHook kHooks[] = {
 constexpr std::string_view kModuleHooks[] = {"register_forward_hook", "register_forward_pre_hook"};
 constexpr std::string_view kEnqueue[] = {"append", "extend", "appendleft", "insert", "put", "put_nowait"};
 
-class Time002 final : public Check {
+class Time002 final : public timing::TimingCheck {
 public:
   std::string_view id() const override { return "TIME002"; }
 
-  void run(const CheckContext &ctx, FindingSink &sink) const override {
-    const PyIndex index(ctx.facts, ctx.problem);
-    if (!index.knownEntry()) {
-      sink.skipped("no forward method found");
-      return;
-    }
+protected:
+  void check(const CheckContext &, const PyIndex &index, FindingSink &sink) const override {
     checkLazySubclasses(index, sink);
     checkFinalizers(index, sink);
     checkHooks(index, sink);
@@ -81,7 +78,7 @@ private:
       const bool intercepts = hasMethod(cls, "__torch_function__") || hasMethod(cls, "__torch_dispatch__");
       for (const py::Call &c : index.python().calls) {
         // Instances made inside the class's own methods are its machinery, not forward's result.
-        if (!index.reached(c.function) || PyIndex::classOf(c.function) == cls.name || !instantiates(c, cls.name))
+        if (!index.reached(c.function) || pytext::classOf(c.function) == cls.name || !instantiates(c, cls.name))
           continue;
         sink.report(c.lines,
                     {{"detail", "forward builds an instance of tensor subclass `" + cls.name + "`" +

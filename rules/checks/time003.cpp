@@ -41,16 +41,12 @@ template <std::size_t N> bool among(const std::string_view (&set)[N], std::strin
 
 std::vector<std::string_view> asVector(auto &set) { return {std::begin(set), std::end(set)}; }
 
-class Time003 final : public Check {
+class Time003 final : public timing::TimingCheck {
 public:
   std::string_view id() const override { return "TIME003"; }
 
-  void run(const CheckContext &ctx, FindingSink &sink) const override {
-    const PyIndex index(ctx.facts, ctx.problem);
-    if (!index.knownEntry()) {
-      sink.skipped("no forward method found");
-      return;
-    }
+protected:
+  void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
     checkReached(index, sink);
     checkFedWorkers(index, sink);
     checkCxx(ctx.facts, index, sink);

@@ -18,16 +18,12 @@ bool isCopyIn(const py::Call &c) {
   return c.resolved == "torch.Tensor.copy_" || c.resolved == "torch.index_copy";
 }
 
-class Time004 final : public Check {
+class Time004 final : public timing::TimingCheck {
 public:
   std::string_view id() const override { return "TIME004"; }
 
-  void run(const CheckContext &ctx, FindingSink &sink) const override {
-    const PyIndex index(ctx.facts, ctx.problem);
-    if (!index.knownEntry()) {
-      sink.skipped("no forward method found");
-      return;
-    }
+protected:
+  void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
     checkPython(index, sink);
     checkCxx(ctx.facts, index, sink);
   }

@@ -1,20 +1,20 @@
 #include "time_common.h"
 
+#include "python_text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 
 namespace kbaudit::rules::timing {
+
+using pytext::classOf;
+using pytext::lastSegment;
+using pytext::startsWith;
+
 namespace {
 
 constexpr int kMaxDepth = 4;
-
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string_view lastSegment(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
@@ -63,7 +63,7 @@ bool isBuildCall(std::string_view resolved) {
 bool mentionsIdentifier(std::string_view text, std::string_view name) {
   if (name.empty())
     return false;
-  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto ident = pytext::isIdentChar;
   for (auto pos = text.find(name); pos != std::string_view::npos; pos = text.find(name, pos + 1)) {
     const bool before = pos == 0 || !ident(text[pos - 1]);
     const bool after = pos + name.size() >= text.size() || !ident(text[pos + name.size()]);
@@ -77,11 +77,6 @@ const py::Argument *argument(const py::Call &c, unsigned position, std::string_v
   if (const py::Argument *a = c.positionalArg(position))
     return a;
   return c.keywordArg(keyword);
-}
-
-std::string PyIndex::classOf(const std::string &qualname) {
-  const auto dot = qualname.find('.');
-  return dot == std::string::npos ? std::string() : qualname.substr(0, dot);
 }
 
 PyIndex::PyIndex(const Facts &facts, const problems::ProblemContext *problem) : facts_(facts) {
@@ -320,6 +315,15 @@ bool isCallerStream(const PyIndex &index, const py::Expr &e, const std::string &
   return index.boundToCall(e.text, from,
                            {"torch.cuda.current_stream", "torch.cuda.default_stream",
                             "torch.cuda.streams.current_stream", "torch.current_stream"});
+}
+
+void TimingCheck::run(const CheckContext &ctx, FindingSink &sink) const {
+  const PyIndex index(ctx.facts, ctx.problem);
+  if (!index.knownEntry()) {
+    sink.skipped("no forward method found");
+    return;
+  }
+  check(ctx, index, sink);
 }
 
 } // namespace kbaudit::rules::timing

@@ -6,6 +6,7 @@
 
 #include "kbaudit/facts.h"
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/rules/check.h"
 
 #include <map>
 #include <set>
@@ -58,8 +59,6 @@ public:
   /// Indices into CxxFacts::exports that forward reaches through extension calls.
   const std::vector<std::size_t> &reachedExports() const { return exports_; }
 
-  static std::string classOf(const std::string &qualname);
-
 private:
   bool doesWork(const std::string &qualname, int depth, std::set<std::string> &seen) const;
   bool builds(const std::string &qualname, int depth, std::set<std::string> &seen) const;
@@ -88,5 +87,16 @@ bool mentionsIdentifier(std::string_view text, std::string_view name);
 
 /// First positional argument, or the keyword one.
 const py::Argument *argument(const py::Call &c, unsigned position, std::string_view keyword);
+
+/// Base of TIME001-TIME004: each reads forward's reach through a PyIndex and has nothing to
+/// say about a file without an entry point, so the index is built and the skip reported
+/// here once.
+class TimingCheck : public Check {
+public:
+  void run(const CheckContext &ctx, FindingSink &sink) const final;
+
+protected:
+  virtual void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const = 0;
+};
 
 } // namespace kbaudit::rules::timing

@@ -1,6 +1,7 @@
 // WRAP001 no-authored-kernel: forward never reaches a kernel the submission wrote.
 
 #include "all_checks.h"
+#include "forward_entry.h"
 #include "op_class.h"
 
 #include <algorithm>
@@ -16,10 +17,8 @@ public:
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
     const kernels::KernelInventory &inv = f.kernels;
-    if (inv.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(f, sink))
       return;
-    }
     if (inv.anyReached())
       return;
 
@@ -42,7 +41,7 @@ public:
       if (named.size() < 3 && named.insert(op.callee).second)
         work += (work.empty() ? "" : ", ") + std::string(kernels::heavyOpKindName(op.kind)) + " via " + op.callee;
     }
-    const std::set<std::string> reachable(inv.reachableFunctions.begin(), inv.reachableFunctions.end());
+    const std::set<std::string> reachable = reachableFromForward(f);
     for (const embed::ExtensionCall &c : f.embedded.calls) {
       if (!reachable.count(c.function))
         continue;

@@ -2,6 +2,7 @@
 // (GEMM, convolution, attention) to ATen, cuBLAS(Lt) or cuDNN instead of an authored kernel.
 
 #include "all_checks.h"
+#include "forward_entry.h"
 
 #include <initializer_list>
 #include <map>
@@ -118,7 +119,7 @@ public:
     const Facts &f = ctx.facts;
     if (f.cxx.exports.empty())
       return;
-    const std::set<std::string> reachable(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end());
+    const std::set<std::string> reachable = reachableFromForward(f);
     const SuitePolicyView policy{ctx.problem};
 
     std::set<std::pair<int, std::string>> done;

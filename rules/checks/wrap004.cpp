@@ -2,6 +2,7 @@
 // its docstring carried over) and reaches no authored kernel.
 
 #include "all_checks.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,7 +20,7 @@ using Tokens = std::vector<std::string>;
 // whitespace and `self.` (a method and a free function computing the same thing compare equal).
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using pytext::isIdentChar;
 
 // Length of the string literal starting at `i` (prefix letters already consumed by the caller).
 std::size_t stringLength(std::string_view s, std::size_t i) {
@@ -59,7 +60,7 @@ Tokens tokenize(std::string_view s) {
     }
     if (identStart(c)) {
       std::size_t j = i;
-      while (j < s.size() && identChar(s[j]))
+      while (j < s.size() && isIdentChar(s[j]))
         ++j;
       // String prefixes (r"", f"", b"", rb"").
       if (j < s.size() && (s[j] == '"' || s[j] == '\'') && j - i <= 2) {
@@ -75,7 +76,7 @@ Tokens tokenize(std::string_view s) {
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       std::size_t j = i;
-      while (j < s.size() && (identChar(s[j]) || s[j] == '.'))
+      while (j < s.size() && (isIdentChar(s[j]) || s[j] == '.'))
         ++j;
       out.emplace_back(s.substr(i, j - i));
       i = j;
@@ -293,7 +294,7 @@ constexpr double kCopied = 0.8;
 constexpr std::size_t kMinDocstring = 40;
 
 const py::Function *solutionEntry(const py::PythonFacts &facts, const std::string &referenceEntry) {
-  std::string name = referenceEntry.substr(referenceEntry.rfind('.') + 1);
+  std::string name(pytext::lastSegment(referenceEntry));
   const py::Function *best = nullptr;
   int bestRank = 0;
   for (const py::Function &fn : facts.functions) {

@@ -2,6 +2,7 @@
 // through whatever spelling (alias, getattr string, importlib, tensor method, tl.*, at::).
 
 #include "all_checks.h"
+#include "python_text.h"
 #include "static_value.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ Hit makeHit(LineRange lines, std::string what) {
   return h;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using pytext::startsWith;
 
 bool isUnder(std::string_view name, std::string_view prefix, std::string_view sep = ".") {
   return name == prefix ||
@@ -276,7 +277,7 @@ private:
       if (isUnder(c.resolved, name) && throughImport(c.callee))
         add(out, c.lines, c.callee == c.resolved ? c.callee : c.callee + " (" + c.resolved + ")", c.function);
       else if (auto g = getattrName(c); g && isUnder(*g, name))
-        add(out, c.lines, "getattr(..., \"" + g->substr(g->rfind('.') + 1) + "\") = " + *g, c.function);
+        add(out, c.lines, "getattr(..., \"" + std::string(pytext::lastSegment(*g)) + "\") = " + *g, c.function);
       else if (auto m = dynamicImport(c); m && isUnder(*m, name))
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
     }
@@ -307,7 +308,7 @@ private:
       else if (auto m = dynamicImport(c); m && segmentMatch(*m, true))
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
       else if (auto g = getattrName(c); g && segmentMatch(*g, false))
-        add(out, c.lines, "getattr(..., \"" + g->substr(g->rfind('.') + 1) + "\") = " + *g, c.function);
+        add(out, c.lines, "getattr(..., \"" + std::string(pytext::lastSegment(*g)) + "\") = " + *g, c.function);
     }
     includeHits(name, out);
     // C++: an ATen op of that name, or anything in the library's namespace.

@@ -10,6 +10,10 @@
 // forward never reaches stay quiet.
 
 #include "all_checks.h"
+#include "branch_kind.h"
+#include "forward_entry.h"
+#include "local_helper.h"
+#include "python_text.h"
 
 #include <algorithm>
 #include <map>
@@ -22,22 +26,7 @@
 namespace kbaudit::rules {
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-std::string_view lastSegment(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
-
-std::string className(std::string_view qualname) {
-  const auto dot = qualname.find('.');
-  return dot == std::string_view::npos ? std::string{} : std::string(qualname.substr(0, dot));
-}
-
-std::string lineText(const LineRange &r) {
-  return r.begin == r.end ? "line " + std::to_string(r.begin)
-                          : "lines " + std::to_string(r.begin) + "-" + std::to_string(r.end);
-}
+using namespace pytext;
 
 Confidence raised(Confidence c) { return c == Confidence::Low ? Confidence::Medium : Confidence::High; }
 
@@ -57,10 +46,8 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
-    if (f.kernels.entryPoints.empty()) {
-      sink.skipped("no forward method found");
+    if (!forwardFound(f, sink))
       return;
-    }
     // Without an authored kernel on the forward path there is nothing to fall back from:
     // that is WRAP001's finding.
     if (!f.kernels.anyReached())
@@ -73,7 +60,7 @@ private:
   public:
     Scan(const Facts &f, const problems::ProblemContext *problem, FindingSink &sink)
         : f_(f), py_(f.python), problem_(problem), sink_(sink),
-          reachable_(f.kernels.reachableFunctions.begin(), f.kernels.reachableFunctions.end()) {}
+          reachable_(reachableFromForward(f)) {}
 
     void run() {
       collectFallbackFlags();
@@ -107,18 +94,6 @@ private:
       return false;
     }
 
-    /// The file's own function a call names: `self.m(...)` in the same class, `f(...)` free.
-    const py::Function *helperCalled(const py::Call &c, const std::string &caller) const {
-      if (c.receiver == "self") {
-        const std::string cls = className(caller);
-        return cls.empty() ? nullptr : py_.findFunction(cls + "." + c.method);
-      }
-      if (c.receiver.empty() && c.launchedKernel.empty())
-        if (const py::Function *fn = py_.findFunction(c.callee); fn && fn->className.empty())
-          return fn;
-      return nullptr;
-    }
-
     /// Heavy torch operations on `lines` of `function`, and in helpers called from there
     /// (a reference re-implementation is usually a helper: `return self._reference(x)`).
     std::vector<HeavyUse> heavyIn(const std::string &function, LineRange lines, int depth = 0) const {
@@ -131,7 +106,7 @@ private:
       for (const py::Call &c : py_.calls) {
         if (c.function != function || !lines.contains(c.lines.begin))
           continue;
-        const py::Function *helper = helperCalled(c, function);
+        const py::Function *helper = helperCalled(py_, c, function);
         if (!helper || helper->qualname == function || !authorsNoKernel(helper->qualname))
           continue;
         for (HeavyUse u : heavyIn(helper->qualname, helper->lines, depth + 1)) {
@@ -220,10 +195,6 @@ private:
       report(uses, announces(h) ? GuardKind::LoudHandler : GuardKind::SilentHandler, guard);
     }
 
-    static bool isSelection(std::string_view kind) {
-      return kind == "if" || kind == "elif" || kind == "conditional" || kind == "match";
-    }
-
     /// How a branch condition chooses the torch path; nullopt when it does not look like a
     /// fallback choice at all (a loop index, an accumulator test: part of the algorithm).
     std::optional<GuardKind> guardOf(const py::Branch &b) const {
@@ -264,7 +235,7 @@ private:
 
     const py::Function *predicateCalled(const std::string &callee, const std::string &caller) const {
       if (startsWith(callee, "self.")) {
-        const std::string cls = className(caller);
+        const std::string cls = classOf(caller);
         return cls.empty() ? nullptr : py_.findFunction(cls + "." + callee.substr(5));
       }
       const py::Function *fn = py_.findFunction(callee);

@@ -1,0 +1,39 @@
+#pragma once
+
+// Small readings of Python source text and dotted names that many checks need: the rules
+// compare callee names, qualnames and line text as strings, and every copy of these helpers
+// must agree (a name test that differs between two rules would make them disagree on the
+// same line), so they live here once.
+
+#include "kbaudit/source/line_range.h"
+
+#include <string>
+#include <string_view>
+
+namespace kbaudit::rules::pytext {
+
+bool startsWith(std::string_view s, std::string_view prefix);
+bool endsWith(std::string_view s, std::string_view suffix);
+
+/// "max" of "torch.Tensor.max"; the whole text when there is no dot.
+std::string_view lastSegment(std::string_view dotted);
+/// "Class" of "Class.method", "" for a free function (a qualname's first segment).
+std::string classOf(std::string_view qualname);
+
+/// "line 12" / "lines 12-14", as findings quote a range.
+std::string lineText(const LineRange &r);
+
+/// `s` without leading and trailing white space (std::isspace).
+std::string_view trim(std::string_view s);
+/// Leading spaces and tabs of a line, each counted as one (blocks are recovered by comparing
+/// the indentation of lines of the same file).
+unsigned indentOf(std::string_view line);
+
+/// A character of a Python identifier (letter, digit or underscore; ASCII).
+bool isIdentChar(char c);
+
+/// `name` occurs in `text` as a whole identifier that is not an attribute of something
+/// else (`x` in `x + 1`, not in `self.x` or `xs`); never for an empty name.
+bool mentionsName(std::string_view text, std::string_view name);
+
+} // namespace kbaudit::rules::pytext
