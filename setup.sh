@@ -8,6 +8,10 @@
 #   KBAUDIT_BUILD_TYPE=T   CMake build type (default: RelWithDebInfo)
 #   KBAUDIT_WITH_CHROMIUM=1  also install Debian's chromium, for the headless-browser test of
 #                          `kbaudit report --html` (skipped without it)
+#   KBAUDIT_WITH_SLURM=1   also install Debian's slurm-wlm and munge, for the test of the Slurm
+#                          job-array recipe (tests/slurm/run_slurm_recipe.sh; skipped without them)
+#   KBAUDIT_WITH_TORCH=1   also install Debian's python3-torch (CPU, torch 1.13), for the runtime
+#                          probes (`kbaudit probe`, `--runtime`) and their tests (skipped without it)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +27,10 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev li
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
+# The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
+[ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)
+# The probes run /usr/bin/python3 (not whatever python3 is first on PATH).
+[ "${KBAUDIT_WITH_TORCH:-0}" != 1 ] || APT_PACKAGES+=(python3-torch)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
 GRAMMAR_SHA256=aab5b860d93dbf84b37fed532f7dacc0468ede5387d0c74911d68f964287662a
@@ -65,6 +73,11 @@ if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/de
   rm -rf "$tmp"
 else
   echo "    already present and verified"
+fi
+
+if [ "${KBAUDIT_WITH_TORCH:-0}" = 1 ]; then
+  say "check that /usr/bin/python3 imports torch (KBAUDIT_WITH_TORCH=1)"
+  /usr/bin/python3 -c 'import torch; print("    torch", torch.__version__)'
 fi
 
 say "configure (CMake + Ninja, $build_type)"

@@ -14,8 +14,10 @@ constexpr const char *kUsage = R"(usage: kbaudit <command> [options]
 commands:
   check FILE|RUN_DIR... [--problem DIR] [--format text|yaml|json|sarif] [--select IDS] [--ignore IDS] [--runtime]
         audit one solution; exit 0 clean, 1 reward_hack/rubric_leak, 2 usage or unreadable input
-  audit RUNS_DIR --out DIR [--jobs N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]
-        audit every run under RUNS_DIR, one <run_id>.yaml annotation each
+  audit RUNS_DIR --out DIR [--jobs N] [--shard K/N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet]
+        [--runtime]
+        audit every run under RUNS_DIR, one <run_id>.yaml annotation each; --shard K/N: only the
+        runs of shard K of N (split by run id hash); progress on stderr when it is a terminal
   probe FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S]
         only the sandboxed runtime probes; exit 0 nothing found, 1 a finding, 3 probes unavailable
         (--runtime on check/audit runs the same probes and takes the same three options)

@@ -4,6 +4,8 @@
 
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
+#include "kbaudit/cli/progress.h"
+#include "kbaudit/cli/shard.h"
 
 #include <llvm/Support/ThreadPool.h>
 
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
 
 namespace kbaudit::cli {
@@ -37,11 +40,12 @@ std::string fileNameFor(const std::string &id) {
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"out", "jobs", "problems", "select", "ignore"};
+  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   const auto args = Args::parse(argv, valued, {"quiet", "runtime"}, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
-    err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N]" : error) << "\n";
+    err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N] [--shard K/N]" : error)
+        << "\n";
     return kExitUsage;
   }
   const fs::path root = args->positionals().front();
@@ -60,6 +64,14 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       return kExitUsage;
     }
   }
+  std::optional<Shard> shard;
+  if (auto s = args->value("shard")) {
+    shard = parseShard(*s, error);
+    if (!shard) {
+      err << "kbaudit audit: " << error << "\n";
+      return kExitUsage;
+    }
+  }
   const std::optional<AuditOptions> parsed = auditOptionsFrom(*args, "problems", "audit", err);
   if (!parsed)
     return kExitUsage;
@@ -70,8 +82,12 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     return kExitUsage;
   }
 
-  const std::vector<RunTarget> runs = discoverRuns(root);
+  std::vector<RunTarget> runs = discoverRuns(root);
+  const std::size_t discovered = runs.size();
+  if (shard)
+    std::erase_if(runs, [&](const RunTarget &run) { return !inShard(run.id, *shard); });
   const auto start = std::chrono::steady_clock::now();
+  ProgressLine progress(progressSinkFor(err, args->has("quiet")), runs.size());
   std::mutex mu;
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
@@ -89,15 +105,19 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         } catch (const std::exception &e) {
           failure = run.id + ": internal error: " + e.what();
         }
-        std::lock_guard lock(mu);
-        if (failure.empty())
-          ++verdicts[verdict];
-        else
-          failures.push_back(failure);
+        {
+          std::lock_guard lock(mu);
+          if (failure.empty())
+            ++verdicts[verdict];
+          else
+            failures.push_back(failure);
+        }
+        progress.advance();
       });
     }
     pool.wait();
   }
+  progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   for (const std::string &f : failures)
@@ -106,7 +126,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
     out << "kbaudit: audited " << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << secs
-        << " s -> " << outDir.string() << "\n";
+        << " s -> " << outDir.string();
+    if (shard)
+      out << " (shard " << toString(*shard) << " of " << discovered << " runs)";
+    out << "\n";
     for (const auto &[verdict, count] : verdicts)
       out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
   }
