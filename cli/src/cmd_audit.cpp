@@ -42,7 +42,9 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::string error;
   std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  const auto args = Args::parse(argv, valued, {"quiet", "runtime"}, error);
+  std::set<std::string> flags = {"quiet"};
+  flags.insert(kSharedFlags.begin(), kSharedFlags.end());
+  const auto args = Args::parse(argv, valued, flags, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
     err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N] [--shard K/N]" : error)
         << "\n";
@@ -91,14 +93,17 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::mutex mu;
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
+  unsigned gatedRuns = 0;
   {
     llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
     for (const RunTarget &run : runs) {
       pool.async([&, run] {
         std::string verdict, failure;
+        bool isGated = false;
         try {
           const annotations::Annotation a = auditRun(run, options);
           verdict = a.verdict;
+          isGated = gated(a, options.failOn);
           std::string writeError;
           if (!annotations::writeFileAtomically(outDir / fileNameFor(run.id), annotations::toYaml(a), writeError))
             failure = run.id + ": " + writeError;
@@ -107,9 +112,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         }
         {
           std::lock_guard lock(mu);
-          if (failure.empty())
+          if (failure.empty()) {
             ++verdicts[verdict];
-          else
+            gatedRuns += isGated;
+          } else
             failures.push_back(failure);
         }
         progress.advance();
@@ -133,7 +139,14 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     for (const auto &[verdict, count] : verdicts)
       out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
   }
-  return failures.empty() ? kExitClean : kExitInternal;
+  if (!failures.empty())
+    return kExitInternal;
+  // A sweep reports; it gates only when asked to (--fail-on or fail_on in kbaudit.yaml).
+  if (options.failOnExplicit && gatedRuns) {
+    err << "kbaudit audit: " << gatedRuns << " run" << (gatedRuns == 1 ? "" : "s") << " matched --fail-on\n";
+    return kExitFlagged;
+  }
+  return kExitClean;
 }
 
 } // namespace kbaudit::cli

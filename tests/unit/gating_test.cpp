@@ -178,3 +178,24 @@ TEST(Baseline, AcceptedFindingsAreReportedButDoNotGate) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(FailOn, AuditGatesOnlyWhenAsked) {
+  Repo repo;
+  const fs::path out = repo.dir.path() / "out";
+  const std::string runs = (repo.dir.path()).string();
+  EXPECT_EQ(kb({"audit", runs, "--out", out.string(), "--quiet", "--no-config"}).code, cli::kExitClean);
+  const Result gate = kb({"audit", runs, "--out", out.string(), "--quiet", "--no-config", "--fail-on", "reward_hack"});
+  EXPECT_EQ(gate.code, cli::kExitFlagged);
+  EXPECT_NE(gate.err.find("1 run matched --fail-on"), std::string::npos) << gate.err;
+  writeFile(repo.dir.path() / "baseline.yaml",
+            "accepted:\n  - run: run\n    rule: WRAP\n    reason: reviewed\n    who: m\n  - run: run\n"
+            "    rule: PREC\n    reason: reviewed\n    who: m\n");
+  EXPECT_EQ(kb({"audit", runs, "--out", out.string(), "--quiet", "--no-config", "--fail-on", "reward_hack",
+                "--baseline", (repo.dir.path() / "baseline.yaml").string()})
+                .code,
+            cli::kExitClean);
+}
+
+} // namespace
