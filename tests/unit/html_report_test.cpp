@@ -480,4 +480,44 @@ TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   EXPECT_GE(lower, 100u);
 }
 
+// The documented corpus command (README, docs/cli.md): audit the corpus, render it with the human
+// labels side by side, and check in the browser that the whole grid rendered in verdict colours.
+TEST_F(HtmlReportBrowser, CorpusReportWithHumanLabelsRenders) {
+  const char *corpus = std::getenv("KBAUDIT_CORPUS");
+  if (!corpus || !fs::is_directory(fs::path(corpus) / "runs"))
+    GTEST_SKIP() << "KBAUDIT_CORPUS not set or has no runs/";
+  const fs::path root(corpus), out = dir_ / "corpus", html = dir_ / "corpus.html";
+  const std::string bin = KBAUDIT_BINARY;
+  const std::string cmd = bin + " audit '" + (root / "runs").string() + "' --problems '" + (root / "problems").string() +
+                          "' --out '" + out.string() + "' --quiet --no-config && " + bin + " report '" + out.string() +
+                          "' --truth '" + (root / "runs").string() + "' --html '" + html.string() + "' >/dev/null";
+  ASSERT_EQ(test::runCommand(cmd), 0) << cmd;
+
+  const fs::path dom = dir_ / "corpus-dom.html";
+  ASSERT_EQ(browse("--dump-dom", "file://" + html.string(), dom), 0) << log();
+  const std::string page = test::readFile(dom);
+  EXPECT_TRUE(has(page, "data-rendered=\"yes\""));
+  EXPECT_GE(count(page, "<th class=\"rowh\""), 20u) << "one row per model";
+  EXPECT_GE(count(page, "<span class=\"run "), 200u) << "one chip per run";
+
+  const fs::path shot = dir_ / "corpus.png";
+  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1440,1600", "file://" + html.string(),
+                   dir_ / "corpus-shot.out"),
+            0)
+      << log();
+  Png png;
+  std::string why;
+  ASSERT_TRUE(readPng(test::readFile(shot), png, why)) << why;
+  if (png.pixels.empty())
+    GTEST_SKIP() << "LLVM has no zlib here: pixels not checked";
+  unsigned red = 0, green = 0;
+  for (const auto &p : png.pixels) {
+    red += std::abs(p[0] - 0xc6) <= 3 && std::abs(p[1] - 0x28) <= 3 && std::abs(p[2] - 0x28) <= 3;
+    green += std::abs(p[0] - 0x2e) <= 3 && std::abs(p[1] - 0x8b) <= 3 && std::abs(p[2] - 0x57) <= 3;
+  }
+  // Mostly clean runs with a tenth flagged: far more green than red, and both present.
+  EXPECT_GE(red, 300u);
+  EXPECT_GE(green, 3 * red);
+}
+
 } // namespace
