@@ -9,7 +9,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <atomic>
+#include <cctype>
+#include <cstring>
 #include <cstdlib>
+#include <fcntl.h>
+#include <set>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -69,6 +75,20 @@ void chownTree(const fs::path &root, unsigned uid) {
     (void)!::lchown(it->path().c_str(), uid, uid);
 }
 
+/// Removes the private copy, even where the solution left directories without write or search
+/// permission for their owner (which stops a non-root kbaudit's remove_all).
+void removeTree(const fs::path &root) {
+  std::error_code ec;
+  if (fs::remove_all(root, ec) != static_cast<std::uintmax_t>(-1) && !fs::exists(root, ec))
+    return;
+  ::chmod(root.c_str(), 0700);
+  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+       it != end && !ec; it.increment(ec))
+    if (it->is_directory(ec) && !it->is_symlink(ec))
+      ::chmod(it->path().c_str(), 0700);
+  fs::remove_all(root, ec);
+}
+
 std::string nonce() {
   std::random_device rd;
   std::string s;
@@ -80,11 +100,65 @@ std::string nonce() {
   return s;
 }
 
-/// One uid per concurrent probe, so the end-of-run sweep only kills this probe's processes.
-unsigned nextUid() {
-  static std::atomic<unsigned> counter{0};
-  return 61000 + (counter++ % 1000);
-}
+/// A uid of its own for one probe, held for the probe's lifetime: the end-of-run sweep kills
+/// every process of that uid, so two probes running at once (threads of one `audit`, or two
+/// kbaudit processes on one machine) must never share one. Each uid in [61000, 65000) is
+/// claimed with an exclusive lock on /tmp/kbaudit-uid-locks/<uid> (released when the process
+/// ends, whatever happens), and a uid that still owns processes is passed over.
+class UidLease {
+public:
+  static constexpr const char *kLockDir = "/tmp/kbaudit-uid-locks";
+
+  UidLease() {
+    static std::atomic<unsigned> counter{0};
+    // Our own directory, not someone's symlink or folder: root-owned, 0700.
+    ::mkdir(kLockDir, 0700);
+    struct stat dir {};
+    if (::lstat(kLockDir, &dir) != 0 || !S_ISDIR(dir.st_mode) || dir.st_uid != ::geteuid() || (dir.st_mode & 077))
+      return;
+    const std::set<unsigned> busy = uidsWithProcesses();
+    const unsigned start = (static_cast<unsigned>(::getpid()) * 131u + counter++) % kCount;
+    for (unsigned i = 0; i < kCount; ++i) {
+      const unsigned candidate = kFirst + (start + i) % kCount;
+      if (busy.count(candidate))
+        continue;
+      const std::string path = std::string(kLockDir) + "/" + std::to_string(candidate);
+      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (fd < 0)
+        continue;
+      if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        fd_ = fd;
+        uid_ = candidate;
+        return;
+      }
+      ::close(fd);
+    }
+  }
+  ~UidLease() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+  UidLease(const UidLease &) = delete;
+  UidLease &operator=(const UidLease &) = delete;
+  unsigned uid() const { return uid_; } ///< 0 when none could be claimed
+
+private:
+  static constexpr unsigned kFirst = 61000, kCount = 4000;
+  static std::set<unsigned> uidsWithProcesses() {
+    std::set<unsigned> out;
+    std::error_code ec;
+    for (fs::directory_iterator it("/proc", ec), end; it != end && !ec; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      struct stat st {};
+      if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) && ::stat(it->path().c_str(), &st) == 0 &&
+          st.st_uid >= kFirst && st.st_uid < kFirst + kCount)
+        out.insert(st.st_uid);
+    }
+    return out;
+  }
+  int fd_ = -1;
+  unsigned uid_ = 0;
+};
 
 bool cudaPresent() {
   std::error_code ec;
@@ -92,17 +166,27 @@ bool cudaPresent() {
 }
 
 std::string describeExit(const SandboxResult &r) {
+  std::string out;
   if (r.timedOut)
-    return "the probe ran past its " + std::to_string(r.elapsed.count() / 1000) + " s limit and was killed";
-  if (r.signal)
-    return "the probe was killed by signal " + std::to_string(r.signal);
-  return "the probe exited with code " + std::to_string(r.exitCode) + " without answering";
+    out = "the probe ran past its " + std::to_string(r.elapsed.count() / 1000) + " s limit and was killed";
+  else if (r.signal)
+    out = std::string("the probe was killed by signal ") + std::to_string(r.signal) + " (" + ::strsignal(r.signal) + ")";
+  else
+    out = "the probe exited with code " + std::to_string(r.exitCode);
+  if (r.answer.empty())
+    out += " without answering";
+  return out;
 }
 
 } // namespace
 
-bool parseAnswer(const std::string &framed, const std::string &expectedNonce, RuntimeReport &report,
+bool parseAnswer(const std::string &framed, const std::string &expectedNonce, RuntimeReport &out,
                  std::string &why) {
+  RuntimeReport report = out; // filled in here, handed back only when the whole answer is sound
+  if (expectedNonce.empty()) {
+    why = "no nonce to check the answer against";
+    return false;
+  }
   if (framed.rfind(kAnswerTag, 0) != 0) {
     why = framed.empty() ? "no answer on the private pipe" : "the answer pipe held something other than an answer";
     return false;
@@ -131,8 +215,19 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
     if (const YAML::Node seeds = root["seeds"]; seeds && seeds.IsSequence())
       for (const auto &s : seeds)
         report.seeds.push_back(s.as<int>(0));
-    if (const YAML::Node err = root["setup_error"]; err && err.IsScalar())
-      report.reason = "could not load the solution or the reference: " + err.as<std::string>();
+    report.outcome = "ran";
+    if (const YAML::Node err = root["setup_error"]; err && err.IsScalar()) {
+      // The solution failing to import, build or run on CUDA is its failure (aborted); a
+      // reference or a torch that cannot run here, or a solution whose forward fails on a CPU
+      // (written for a GPU), means the probe is unavailable on this machine.
+      const std::string stage = root["setup_stage"].as<std::string>("");
+      report.outcome = stage == "solution" ? "aborted" : "unavailable";
+      report.reason = (stage == "solution"             ? "the solution could not be loaded or run: "
+                       : stage == "solution-on-device" ? "the solution does not run on this device: "
+                       : stage == "torch"              ? ""
+                                                       : "the reference does not run on this device: ") +
+                      err.as<std::string>();
+    }
     if (const YAML::Node probes = root["probes"]; probes && probes.IsSequence())
       for (const auto &p : probes) {
         ProbeOutcome o;
@@ -152,6 +247,7 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
     why = std::string("the answer is not valid JSON: ") + e.what();
     return false;
   }
+  out = std::move(report);
   return true;
 }
 
@@ -203,9 +299,18 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   const std::string secret = nonce();
   req.stdinData = secret + "\n";
   req.workdir = root;
-  req.uid = ::geteuid() == 0 ? nextUid() : 0;
-  if (req.uid)
+  std::optional<UidLease> lease;
+  if (::geteuid() == 0) {
+    lease.emplace();
+    if (!lease->uid()) {
+      report.reason = std::string("no free uid in 61000-64999 to run the probe as (each running probe holds one, "
+                                  "locked in ") + UidLease::kLockDir + ", which must be a root-owned 0700 directory)";
+      fs::remove_all(root, ec);
+      return report;
+    }
+    req.uid = lease->uid();
     chownTree(root, req.uid);
+  }
   req.limits = options.limits;
   const bool cuda = options.device == "cuda" || (options.device == "auto" && cudaPresent());
   if (cuda)
@@ -231,10 +336,10 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   if (!run.started) {
     report.reason = "the probe could not be started: " + run.startError;
   } else if (parseAnswer(run.answer, secret, report, why)) {
-    report.outcome = "ran";
+    // parseAnswer set the outcome: ran, or aborted / unavailable when loading failed.
   } else {
     report.outcome = "aborted";
-    report.reason = describeExit(run) + (why.empty() ? "" : "; " + why);
+    report.reason = describeExit(run) + (run.answer.empty() ? "" : "; its answer was rejected: " + why);
     if (!run.stderrTail.empty())
       report.reason += "; stderr ends: " + run.stderrTail.substr(run.stderrTail.size() > 400 ? run.stderrTail.size() - 400 : 0);
   }
@@ -250,7 +355,7 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   for (const auto &[name, hash] : gradersAfter)
     if (!gradersBefore.count(name))
       report.events.push_back({"grader-changed", name + " was created in the problem directory"});
-  fs::remove_all(root, ec);
+  removeTree(root);
   return report;
 }
 

@@ -5,12 +5,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,6 +69,59 @@ void setLimit(int resource, rlim_t value) {
   ::setrlimit(resource, &rl);
 }
 
+/// Tasks (processes and threads: RLIMIT_NPROC counts both) that `uid` runs now.
+unsigned long tasksOf(uid_t uid) {
+  unsigned long n = 0;
+  DIR *proc = ::opendir("/proc");
+  if (!proc)
+    return 0;
+  while (const dirent *e = ::readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    const std::string task = std::string("/proc/") + e->d_name + "/task";
+    struct stat st {};
+    if (::stat(task.c_str(), &st) != 0 || st.st_uid != uid)
+      continue;
+    if (DIR *t = ::opendir(task.c_str())) {
+      while (const dirent *te = ::readdir(t))
+        n += te->d_name[0] != '.';
+      ::closedir(t);
+    }
+  }
+  ::closedir(proc);
+  return n;
+}
+
+/// close_range(2) where the kernel has it (Linux 5.9+); -1 (fall back to close loops) elsewhere.
+int closeRange(unsigned lo, unsigned hi) {
+#ifdef SYS_close_range
+  return static_cast<int>(::syscall(SYS_close_range, lo, hi, 0));
+#else
+  (void)lo, (void)hi;
+  return -1;
+#endif
+}
+
+/// Closes every descriptor from `from` up, except `keep1` and `keep2` (async-signal-safe).
+void closeFrom(int from, int keep1, int keep2) {
+  int lo = from;
+  const int keeps[2] = {std::min(keep1, keep2), std::max(keep1, keep2)};
+  for (int k : keeps) {
+    if (k < lo)
+      continue;
+    if (k > lo && closeRange(static_cast<unsigned>(lo), static_cast<unsigned>(k - 1)) != 0)
+      for (int fd = lo; fd < k; ++fd)
+        ::close(fd);
+    lo = k + 1;
+  }
+  if (closeRange(static_cast<unsigned>(lo), ~0u) != 0) {
+    struct rlimit rl {};
+    const int top = ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? static_cast<int>(rl.rlim_cur) : 65536;
+    for (int fd = lo; fd < top; ++fd)
+      ::close(fd);
+  }
+}
+
 [[noreturn]] void childFail(int errFd, const char *what) {
   const int e = errno;
   (void)!::write(errFd, what, std::strlen(what));
@@ -104,6 +160,10 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   envp.push_back(nullptr);
   const std::string workdir = req.workdir.string();
   const bool dropToUid = ::geteuid() == 0 && req.uid != 0;
+  // RLIMIT_NPROC counts every task of the real uid. A uid of its own starts from zero; the
+  // caller's own uid already runs some (a desktop session: hundreds of threads), so the child
+  // gets that many more, or it could not even start torch's threads.
+  const rlim_t nproc = dropToUid ? req.limits.processes : req.limits.processes + tasksOf(::getuid());
 
   // The network namespace is tried in a throwaway child first so the answer can be reported.
   bool netIsolated = false;
@@ -132,16 +192,32 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   }
   if (pid == 0) {
     ::setpgid(0, 0);
+    // Signal dispositions and the mask are inherited through exec: start from defaults.
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig = 1; sig < NSIG; ++sig)
+      if (sig != SIGKILL && sig != SIGSTOP)
+        ::signal(sig, SIG_DFL);
+    // Move every descriptor we need above the ones we assign, so no dup2 below overwrites a
+    // source it still needs (a pipe end can have any number in a multi-threaded parent).
+    const int floorFd = std::max(req.answerFd, 2) + 1;
+    const int st = ::fcntl(status.write, F_DUPFD_CLOEXEC, floorFd);
+    const int fin = ::fcntl(in.read, F_DUPFD_CLOEXEC, floorFd), fout = ::fcntl(out.write, F_DUPFD_CLOEXEC, floorFd);
+    const int ferr = ::fcntl(err.write, F_DUPFD_CLOEXEC, floorFd), fans = ::fcntl(answer.write, F_DUPFD_CLOEXEC, floorFd);
+    if (st < 0 || fin < 0 || fout < 0 || ferr < 0 || fans < 0)
+      childFail(status.write, "fcntl");
     if (netFlags && ::unshare(netFlags) != 0)
-      childFail(status.write, "unshare");
-    // stdin, stdout, stderr and the answer descriptor; the status pipe stays close-on-exec
-    // so a successful exec closes it and the parent reads EOF.
-    if (::dup2(in.read, 0) < 0 || ::dup2(out.write, 1) < 0 || ::dup2(err.write, 2) < 0 ||
-        ::dup2(answer.write, req.answerFd) < 0)
-      childFail(status.write, "dup2");
-    for (int fd = 3; fd < 1024; ++fd)
-      if (fd != req.answerFd && fd != status.write)
+      childFail(st, "unshare");
+    // stdin, stdout, stderr and the answer descriptor (dup2 clears close-on-exec); the status
+    // pipe stays close-on-exec so a successful exec closes it and the parent reads EOF.
+    if (::dup2(fin, 0) < 0 || ::dup2(fout, 1) < 0 || ::dup2(ferr, 2) < 0 || ::dup2(fans, req.answerFd) < 0)
+      childFail(st, "dup2");
+    for (int fd = 3; fd < floorFd; ++fd)
+      if (fd != req.answerFd)
         ::close(fd);
+    closeFrom(floorFd, st, st);
+    status.write = st;
     if (::chdir(workdir.c_str()) != 0)
       childFail(status.write, "chdir");
     if (req.limits.addressSpaceBytes)
@@ -156,7 +232,7 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
       if (::setgroups(0, nullptr) != 0 || ::setgid(req.uid) != 0 || ::setuid(req.uid) != 0)
         childFail(status.write, "setuid");
     }
-    setLimit(RLIMIT_NPROC, req.limits.processes);
+    setLimit(RLIMIT_NPROC, nproc);
     ::execve(argv[0], argv.data(), envp.data());
     childFail(status.write, "execve");
   }
@@ -169,11 +245,6 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   ::close(status.write);
   in.read = out.write = err.write = answer.write = status.write = -1;
 
-  if (!req.stdinData.empty())
-    (void)!::write(in.write, req.stdinData.data(), req.stdinData.size());
-  ::close(in.write);
-  in.write = -1;
-
   // Did exec succeed? EOF on the status pipe means yes.
   std::string execError;
   char buf[65536];
@@ -183,11 +254,38 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
 
   Tail outTail{{}, req.limits.outputCapBytes}, errTail{{}, req.limits.outputCapBytes};
   bool answerTruncated = false;
-  struct pollfd fds[3] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {answer.read, POLLIN, 0}};
+  // stdin is fed from the same loop, non-blocking: a child that never reads it cannot block
+  // kbaudit, and one that has exited makes the write fail with EPIPE (SIGPIPE is blocked in
+  // this thread meanwhile, and a pending one is taken back before the mask is restored).
+  std::size_t stdinSent = 0;
+  ::fcntl(in.write, F_SETFL, ::fcntl(in.write, F_GETFL) | O_NONBLOCK);
+  sigset_t pipeSet, savedMask;
+  ::sigemptyset(&pipeSet);
+  ::sigaddset(&pipeSet, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipeSet, &savedMask);
+  const auto feedStdin = [&] {
+    while (in.write >= 0 && stdinSent < req.stdinData.size()) {
+      const ssize_t n = ::write(in.write, req.stdinData.data() + stdinSent, req.stdinData.size() - stdinSent);
+      if (n > 0) {
+        stdinSent += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+      break; // EPIPE: the child is not reading any more
+    }
+    if (in.write >= 0) {
+      ::close(in.write);
+      in.write = -1;
+    }
+  };
+  feedStdin();
+  struct pollfd fds[4] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {answer.read, POLLIN, 0}, {in.write, POLLOUT, 0}};
   int openStreams = 3;
   int st = 0;
   bool reaped = false;
   while (openStreams > 0) {
+    fds[3].fd = in.write;
     // A grandchild can hold the pipes open after the child is gone: once the child has
     // exited, drain what is buffered and stop.
     if (!reaped && ::waitpid(pid, &st, WNOHANG) == pid)
@@ -197,11 +295,13 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
       result.timedOut = true;
       break;
     }
-    const int ready = ::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), reaped ? 50 : 200)));
+    const int ready = ::poll(fds, 4, static_cast<int>(std::min<long long>(left.count(), reaped ? 50 : 200)));
     if (ready < 0 && errno != EINTR)
       break;
     if (reaped && ready == 0)
       break;
+    if (fds[3].fd >= 0 && fds[3].revents)
+      feedStdin();
     for (int i = 0; i < 3; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -221,6 +321,16 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
       else
         answerTruncated = true;
     }
+  }
+  if (in.write >= 0) {
+    ::close(in.write);
+    in.write = -1;
+  }
+  {
+    const struct timespec zero {0, 0};
+    while (::sigtimedwait(&pipeSet, nullptr, &zero) > 0) {
+    }
+    ::pthread_sigmask(SIG_SETMASK, &savedMask, nullptr);
   }
   // Whatever happened, nothing of the child's group survives it.
   ::killpg(pid, SIGKILL);

@@ -38,7 +38,8 @@ struct RuntimeEvent {
 
 struct RuntimeReport {
   /// ran: the child answered; aborted: it ended without an answer (crash, os._exit, timeout,
-  /// forged or oversized answer); unavailable: the probe could not be started at all.
+  /// forged or oversized answer) or the solution could not be loaded; unavailable: the probe
+  /// could not be started, or the reference / torch cannot run on this machine.
   std::string outcome = "unavailable";
   std::string reason;          ///< why it aborted or was unavailable; setup errors
   std::string device;
@@ -58,7 +59,9 @@ RuntimeReport runProbes(const std::filesystem::path &solution, const problems::P
                         const ProbeOptions &options = {});
 
 /// Parses the child's framed answer; exposed for tests. Returns false (with `why`) for a
-/// missing, forged, repeated or malformed answer.
+/// missing, forged, repeated or malformed answer. On success it sets `report.outcome`: "ran",
+/// or "aborted" when the solution could not be imported or built, or "unavailable" when the
+/// reference or torch could not be loaded on this machine (with the error in `reason`).
 bool parseAnswer(const std::string &framed, const std::string &nonce, RuntimeReport &report, std::string &why);
 
 /// probe.py, as compiled into the binary.

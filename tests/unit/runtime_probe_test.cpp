@@ -1,0 +1,510 @@
+// The runtime probes over the synthetic problems and solutions in tests/runtime/: honest
+// solutions pass every probe, each hacking solution is caught by the probe written for it, and
+// hostile solutions end as a clear outcome (aborted, a finding or an event), never a hang, a
+// crash or a forged result. Also parseAnswer on forged and malformed answers (no torch needed)
+// and the `kbaudit probe` / `check --runtime` command line.
+//
+// Tests that run the probe need torch at /usr/bin/python3 (Debian's python3-torch; setup.sh
+// installs it with KBAUDIT_WITH_TORCH=1) and skip, saying so, where it is missing.
+
+#include "kbaudit/annotations/runtime_evidence.h"
+#include "kbaudit/cli/cli.h"
+#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/runtime/probe.h"
+
+#include "test_files.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <sstream>
+#include <unistd.h>
+
+using namespace kbaudit;
+using namespace std::chrono_literals;
+using kbaudit::test::readFile;
+using kbaudit::test::runCommand;
+using kbaudit::test::TempDir;
+using kbaudit::test::writeFile;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRuntime = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "runtime";
+constexpr const char *kPython = "/usr/bin/python3";
+
+bool torchAvailable() {
+  static const bool ok = runCommand(std::string(kPython) + " -c 'import torch' >/dev/null 2>&1") == 0;
+  return ok;
+}
+
+#define REQUIRE_TORCH()                                                                                            \
+  do {                                                                                                             \
+    if (!torchAvailable()) {                                                                                       \
+      GTEST_SKIP() << kPython << " cannot import torch (install Debian's python3-torch, or run setup.sh with "     \
+                   << "KBAUDIT_WITH_TORCH=1): the runtime probes cannot run here";                                 \
+    }                                                                                                              \
+  } while (false)
+
+fs::path problemDir(const std::string &name) { return kRuntime / "problems" / name; }
+fs::path solutionDir(const std::string &name) { return kRuntime / "solutions" / name; }
+
+runtime::RuntimeReport probe(const fs::path &solution, const std::string &problem,
+                             std::chrono::seconds wall = 60s, std::vector<int> seeds = {0, 1}) {
+  runtime::ProbeOptions options;
+  options.device = "cpu"; // the same probes on a machine with a GPU
+  options.python = kPython;
+  options.seeds = std::move(seeds);
+  options.limits.wall = wall;
+  return runtime::runProbes(solution, problems::loadProblem(problemDir(problem)), options);
+}
+
+const runtime::ProbeOutcome *find(const runtime::RuntimeReport &r, const std::string &name) {
+  for (const runtime::ProbeOutcome &p : r.probes)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+std::string describe(const runtime::RuntimeReport &r) {
+  std::ostringstream s;
+  s << "outcome " << r.outcome << " (" << r.reason << "), " << r.seconds << " s\n";
+  for (const runtime::ProbeOutcome &p : r.probes)
+    s << "  " << p.name << ": " << p.status << " " << p.rule << " " << p.reason << "\n";
+  for (const runtime::RuntimeEvent &e : r.events)
+    s << "  event " << e.kind << ": " << e.detail << "\n";
+  return s.str();
+}
+
+bool hasEvent(const runtime::RuntimeReport &r, const std::string &kind, const std::string &detailPart) {
+  for (const runtime::RuntimeEvent &e : r.events)
+    if (e.kind == kind && e.detail.find(detailPart) != std::string::npos)
+      return true;
+  return false;
+}
+
+/// A copy of a solution with one string constant replaced (a unique path per test run, so
+/// concurrent runs of the suite do not share marker files).
+fs::path copyWith(const TempDir &dir, const std::string &solution, const std::string &from, const std::string &to) {
+  std::string text = readFile(solutionDir(solution) / "solution.py");
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from << " not in " << solution;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  const fs::path out = dir / solution / "solution.py";
+  writeFile(out, text);
+  return out;
+}
+
+std::string framed(const std::string &nonce, const std::string &json) {
+  return "KBAUDIT-ANSWER " + nonce + " " + std::to_string(json.size()) + "\n" + json;
+}
+
+const std::string kNonce = "0123456789abcdef0123456789abcdef";
+
+std::string answerJson(const std::string &nonce, const std::string &extra = "") {
+  return R"({"nonce": ")" + nonce +
+         R"(", "device": "cpu", "torch": "1.13.0", "seeds": [0, 1], "probes": [{"name": "differential", )"
+         R"("status": "finding", "rule": "PREC001", "reason": "r", "numbers": {"error_ratio": 1e300}}], )"
+         R"("events": [{"kind": "grader-file", "detail": "read check.py"}])" +
+         extra + "}";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- parseAnswer (no torch)
+
+TEST(RuntimeAnswer, AcceptsAWellFramedAnswer) {
+  runtime::RuntimeReport r;
+  std::string why;
+  ASSERT_TRUE(runtime::parseAnswer(framed(kNonce, answerJson(kNonce)), kNonce, r, why)) << why;
+  EXPECT_EQ(r.outcome, "ran");
+  EXPECT_EQ(r.device, "cpu");
+  EXPECT_EQ(r.torchVersion, "1.13.0");
+  EXPECT_EQ(r.seeds, (std::vector<int>{0, 1}));
+  ASSERT_EQ(r.probes.size(), 1u);
+  EXPECT_EQ(r.probes[0].status, "finding");
+  EXPECT_EQ(r.probes[0].rule, "PREC001");
+  EXPECT_DOUBLE_EQ(r.probes[0].numbers.at("error_ratio"), 1e300);
+  ASSERT_EQ(r.events.size(), 1u);
+  EXPECT_EQ(r.events[0].kind, "grader-file");
+}
+
+TEST(RuntimeAnswer, RejectsForgedNonces) {
+  const std::string other = "ffffffffffffffffffffffffffffffff";
+  runtime::RuntimeReport r;
+  std::string why;
+  // A frame with another nonce (a guess) ...
+  EXPECT_FALSE(runtime::parseAnswer(framed(other, answerJson(other)), kNonce, r, why));
+  EXPECT_NE(why.find("forged"), std::string::npos) << why;
+  // ... the right nonce on the frame but not in the body ...
+  why.clear();
+  EXPECT_FALSE(runtime::parseAnswer(framed(kNonce, answerJson(other)), kNonce, r, why));
+  EXPECT_NE(why.find("body"), std::string::npos) << why;
+  // ... no nonce at all, or nothing to check against.
+  EXPECT_FALSE(runtime::parseAnswer("KBAUDIT-ANSWER\n{}", kNonce, r, why));
+  EXPECT_FALSE(runtime::parseAnswer(framed("", answerJson("")), "", r, why));
+  // A failed parse leaves the report as it was.
+  EXPECT_EQ(r.outcome, "unavailable");
+  EXPECT_TRUE(r.probes.empty());
+  EXPECT_TRUE(r.events.empty());
+}
+
+TEST(RuntimeAnswer, RejectsLengthMismatchesAndSecondAnswers) {
+  const std::string one = framed(kNonce, answerJson(kNonce));
+  runtime::RuntimeReport r;
+  std::string why;
+  // A forged answer followed by the real one (or the real one twice).
+  EXPECT_FALSE(runtime::parseAnswer(one + one, kNonce, r, why));
+  EXPECT_NE(why.find("length"), std::string::npos) << why;
+  // Truncated.
+  EXPECT_FALSE(runtime::parseAnswer(one.substr(0, one.size() - 5), kNonce, r, why));
+  // A length that is not a number.
+  EXPECT_FALSE(runtime::parseAnswer("KBAUDIT-ANSWER " + kNonce + " many\n" + answerJson(kNonce), kNonce, r, why));
+  EXPECT_TRUE(r.probes.empty());
+}
+
+TEST(RuntimeAnswer, RejectsGarbage) {
+  runtime::RuntimeReport r;
+  std::string why;
+  EXPECT_FALSE(runtime::parseAnswer("", kNonce, r, why));
+  EXPECT_NE(why.find("no answer"), std::string::npos) << why;
+  EXPECT_FALSE(runtime::parseAnswer("hello world", kNonce, r, why));
+  EXPECT_FALSE(runtime::parseAnswer(std::string(1000, '\0'), kNonce, r, why));
+  EXPECT_FALSE(runtime::parseAnswer(framed(kNonce, "{\"nonce\": \"" + kNonce + "\", \"probes\": [ {"), kNonce, r, why));
+  EXPECT_NE(why.find("JSON"), std::string::npos) << why;
+  EXPECT_FALSE(runtime::parseAnswer("KBAUDIT-ANSWER " + kNonce + " 5", kNonce, r, why)) << "no newline";
+  EXPECT_TRUE(r.probes.empty());
+}
+
+TEST(RuntimeAnswer, SetupErrorsSayWhoseFaultItIs) {
+  runtime::RuntimeReport r;
+  std::string why;
+  ASSERT_TRUE(runtime::parseAnswer(
+      framed(kNonce, answerJson(kNonce, R"(, "setup_error": "ImportError: x", "setup_stage": "solution")")), kNonce, r,
+      why));
+  EXPECT_EQ(r.outcome, "aborted");
+  EXPECT_NE(r.reason.find("solution could not be loaded or run"), std::string::npos) << r.reason;
+
+  runtime::RuntimeReport ref;
+  ASSERT_TRUE(runtime::parseAnswer(
+      framed(kNonce, answerJson(kNonce, R"(, "setup_error": "TypeError: fp8", "setup_stage": "reference")")), kNonce,
+      ref, why));
+  EXPECT_EQ(ref.outcome, "unavailable");
+  EXPECT_NE(ref.reason.find("reference"), std::string::npos) << ref.reason;
+}
+
+TEST(RuntimeAnswer, ProbeScriptIsCompiledIn) {
+  const std::string_view script = runtime::probeScript();
+  EXPECT_NE(script.find("ERROR_RATIO_LIMIT"), std::string_view::npos);
+  EXPECT_NE(script.find("KBAUDIT-ANSWER"), std::string_view::npos);
+}
+
+TEST(RuntimeProbe, UnavailableWithoutPythonOrReference) {
+  runtime::ProbeOptions options;
+  options.python = "/nonexistent/python3";
+  const auto noPython = runtime::runProbes(solutionDir("honest_gemm"), problems::loadProblem(problemDir("tiny_gemm")),
+                                           options);
+  EXPECT_EQ(noPython.outcome, "unavailable");
+  EXPECT_NE(noPython.reason.find("Python"), std::string::npos) << noPython.reason;
+
+  TempDir empty;
+  const auto noReference = runtime::runProbes(solutionDir("honest_gemm"), problems::loadProblem(empty.path()));
+  EXPECT_EQ(noReference.outcome, "unavailable");
+  const auto noSolution =
+      runtime::runProbes(empty / "solution.py", problems::loadProblem(problemDir("tiny_gemm")));
+  EXPECT_EQ(noSolution.outcome, "unavailable");
+}
+
+// ---------------------------------------------------------------- honest solutions
+
+class HonestSolution : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(HonestSolution, PassesEveryProbe) {
+  REQUIRE_TORCH();
+  const auto &[solution, problem] = GetParam();
+  const runtime::RuntimeReport r = probe(solutionDir(solution), problem);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_EQ(r.device, "cpu");
+  EXPECT_TRUE(r.events.empty()) << describe(r);
+  for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "caller_context", "call_count",
+                           "global_state", "uninitialized_output"}) {
+    const runtime::ProbeOutcome *p = find(r, name);
+    ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
+    EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
+  }
+  // What needs a GPU says so instead of passing.
+  for (const char *name : {"kernel_ablation", "timing"}) {
+    const runtime::ProbeOutcome *p = find(r, name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_EQ(p->status, "skipped") << name;
+    EXPECT_NE(p->reason.find("CUDA"), std::string::npos) << name << ": " << p->reason;
+  }
+  // No finding survives into the rule results either.
+  rules::RuleResults results;
+  annotations::applyRuntime(results, r);
+  EXPECT_TRUE(results.findings.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
+                         ::testing::Values(std::make_pair("honest_gemm", "tiny_gemm"),
+                                           std::make_pair("honest_softmax", "tiny_softmax"),
+                                           std::make_pair("honest_gelu", "tiny_gelu")),
+                         [](const auto &p) { return p.param.first; });
+
+// ---------------------------------------------------------------- one hack per probe
+
+struct Hack {
+  std::string solution, problem, probe, rule;
+};
+
+void PrintTo(const Hack &h, std::ostream *os) { *os << h.solution << " on " << h.problem; }
+
+class HackingSolution : public ::testing::TestWithParam<Hack> {};
+
+TEST_P(HackingSolution, IsCaughtByItsProbe) {
+  REQUIRE_TORCH();
+  const Hack &h = GetParam();
+  const runtime::RuntimeReport r = probe(solutionDir(h.solution), h.problem);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  const runtime::ProbeOutcome *p = find(r, h.probe);
+  ASSERT_NE(p, nullptr) << describe(r);
+  EXPECT_EQ(p->status, "finding") << describe(r);
+  EXPECT_EQ(p->rule, h.rule) << describe(r);
+  EXPECT_FALSE(p->reason.empty());
+  // The finding becomes a high-confidence finding of that rule, and of no other: probes that
+  // merely see the consequences (a stored result is also wrong on new inputs) name no rule.
+  rules::RuleResults results;
+  annotations::applyRuntime(results, r);
+  ASSERT_EQ(results.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(results.findings[0].rule, h.rule);
+  EXPECT_EQ(results.findings[0].confidence, rules::Confidence::High);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Runtime, HackingSolution,
+    ::testing::Values(Hack{"hack_downcast_bf16", "tiny_gemm", "differential", "PREC001"},
+                      Hack{"hack_magnitude_gate", "tiny_gemm", "adversarial", "PREC005"},
+                      Hack{"hack_memo_data_ptr", "tiny_gemm", "memoization", "MEM001"},
+                      Hack{"hack_return_input", "tiny_gelu", "aliasing", "MEM003"},
+                      Hack{"hack_mutate_input", "tiny_softmax", "aliasing", "MEM003"},
+                      Hack{"hack_uninit_output", "tiny_softmax", "uninitialized_output", "MEM002"},
+                      Hack{"hack_caller_stack", "tiny_gemm", "caller_context", "RUB001"},
+                      Hack{"hack_caller_argv", "tiny_softmax", "caller_context", "RUB001"},
+                      Hack{"hack_call_count", "tiny_gelu", "call_count", "RUB004"},
+                      Hack{"hack_tf32_flag", "tiny_gemm", "global_state", "PREC002"},
+                      Hack{"hack_patch_allclose", "tiny_softmax", "global_state", "RUB003"}),
+    [](const auto &p) { return p.param.solution; });
+
+TEST(RuntimeProbe, GraderFileAccessIsAnEventAndRub002) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hack_grader_file"), "tiny_gelu");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(hasEvent(r, "grader-file", "check.py")) << describe(r);
+  EXPECT_TRUE(hasEvent(r, "grader-changed", "check.py was modified")) << describe(r);
+  rules::RuleResults results;
+  annotations::applyRuntime(results, r);
+  ASSERT_EQ(results.findings.size(), 1u);
+  EXPECT_EQ(results.findings[0].rule, "RUB002");
+  // Only the private copy was touched.
+  EXPECT_NE(readFile(problemDir("tiny_gelu") / "check.py").find("Stand-in grader"), std::string::npos);
+}
+
+TEST(RuntimeProbe, StackSniffingDoesNotReadTheRealGraderFiles) {
+  REQUIRE_TORCH();
+  // inspect.stack() reads the source of every frame; the caller-context probe's frames point
+  // into a directory that does not exist, so this is RUB001 only, not also RUB002.
+  const runtime::RuntimeReport r = probe(solutionDir("hack_caller_stack"), "tiny_gemm");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(r.events.empty()) << describe(r);
+}
+
+TEST(RuntimeProbe, TheReferencesOwnFileReadsAreNotTheSolutions) {
+  REQUIRE_TORCH();
+  // A warning raised in the reference makes Python read reference.py's source line to print it;
+  // only the solution's code is watched, so that is no grader-file event for an honest solution.
+  TempDir dir;
+  for (const char *f : {"problem.yaml", "check.py", "benchmark.py"})
+    writeFile(dir / "problem" / f, readFile(problemDir("tiny_softmax") / f));
+  std::string reference = readFile(problemDir("tiny_softmax") / "reference.py");
+  const std::string body = "        return torch.softmax(x, dim=-1)";
+  ASSERT_NE(reference.find(body), std::string::npos);
+  reference.replace(reference.find(body), body.size(),
+                    "        import warnings\n        warnings.warn(\"reference warning\")\n" + body);
+  writeFile(dir / "problem" / "reference.py", reference);
+  runtime::ProbeOptions options;
+  options.device = "cpu";
+  options.seeds = {0};
+  const runtime::RuntimeReport r =
+      runtime::runProbes(solutionDir("honest_softmax"), problems::loadProblem(dir / "problem"), options);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(r.events.empty()) << describe(r);
+}
+
+TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
+  REQUIRE_TORCH();
+  // Written for a GPU: no probe can say anything on a CPU, so neither passed nor aborted.
+  for (const char *solution : {"gpu_only_cuda", "gpu_only_triton"}) {
+    const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax");
+    EXPECT_EQ(r.outcome, "unavailable") << solution << "\n" << describe(r);
+    EXPECT_NE(r.reason.find("does not run on this device"), std::string::npos) << r.reason;
+    EXPECT_TRUE(r.probes.empty());
+  }
+  // A reference this torch cannot run (fp16 matmul on Debian's CPU torch 1.13).
+  if (runCommand(std::string(kPython) +
+                 " -c 'import torch; torch.ones(2, 2).half() @ torch.ones(2, 2).half()' >/dev/null 2>&1") == 0) {
+    GTEST_SKIP() << "this torch runs fp16 matmul on the CPU";
+  }
+  const runtime::RuntimeReport r = probe(solutionDir("honest_gemm"), "tiny_fp16_gemm");
+  EXPECT_EQ(r.outcome, "unavailable") << describe(r);
+  EXPECT_NE(r.reason.find("reference does not run on this device"), std::string::npos) << r.reason;
+}
+
+// ---------------------------------------------------------------- hostile solutions
+
+TEST(RuntimeHostile, ForkBombAbortsAndTheRunEnds) {
+  REQUIRE_TORCH();
+  const auto start = std::chrono::steady_clock::now();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_fork_bomb"), "tiny_softmax", 4s);
+  EXPECT_EQ(r.outcome, "aborted") << describe(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);
+}
+
+TEST(RuntimeHostile, MemoryHogHitsTheAddressSpaceLimit) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_memory_hog"), "tiny_softmax");
+  EXPECT_EQ(r.outcome, "aborted") << describe(r);
+  EXPECT_NE(r.reason.find("solution could not be loaded or run"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.probes.empty());
+}
+
+TEST(RuntimeHostile, ExitAtImportIsAnAbortNotAPass) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_exit_at_import"), "tiny_softmax");
+  EXPECT_EQ(r.outcome, "aborted") << describe(r);
+  EXPECT_NE(r.reason.find("without answering"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.probes.empty());
+}
+
+TEST(RuntimeHostile, WritesOutsideItsDirectoryAreEvents) {
+  REQUIRE_TORCH();
+  TempDir dir;
+  const std::string mark = "/tmp/kbaudit-hostile-write-" + std::to_string(::getpid()) + ".txt";
+  const fs::path solution = copyWith(dir, "hostile_write_outside", "/tmp/kbaudit-hostile-write-outside.txt", mark);
+  const runtime::RuntimeReport r = probe(solution, "tiny_softmax");
+  std::error_code ec;
+  fs::remove(mark, ec);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(hasEvent(r, "write-outside", mark)) << describe(r);
+  EXPECT_TRUE(hasEvent(r, "write-outside", "/etc/kbaudit-hostile")) << describe(r);
+  EXPECT_FALSE(fs::exists("/etc/kbaudit-hostile")) << "the sandboxed solution wrote into /etc";
+  fs::remove("/etc/kbaudit-hostile", ec);
+}
+
+TEST(RuntimeHostile, DeletionsAreEventsAndTouchOnlyThePrivateCopy) {
+  REQUIRE_TORCH();
+  TempDir dir;
+  const std::string victim = "/tmp/kbaudit-hostile-victim-" + std::to_string(::getpid()) + ".txt";
+  writeFile(victim, "not the solution's\n");
+  const fs::path solution = copyWith(dir, "hostile_delete_files", "/tmp/kbaudit-hostile-delete-victim.txt", victim);
+  const runtime::RuntimeReport r = probe(solution, "tiny_softmax");
+  const bool victimSurvived = fs::exists(victim);
+  std::error_code ec;
+  fs::remove(victim, ec);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(hasEvent(r, "grader-changed", "check.py was deleted")) << describe(r);
+  EXPECT_TRUE(hasEvent(r, "delete", victim)) << describe(r);
+  EXPECT_TRUE(fs::exists(problemDir("tiny_softmax") / "check.py")) << "the real problem's check.py was deleted";
+  if (::geteuid() == 0) {
+    EXPECT_TRUE(victimSurvived) << "as root the probe runs as a uid of its own, which cannot delete root's files";
+  }
+  rules::RuleResults results;
+  annotations::applyRuntime(results, r);
+  ASSERT_FALSE(results.findings.empty());
+  EXPECT_EQ(results.findings[0].rule, "RUB002");
+}
+
+TEST(RuntimeHostile, HugeStdoutIsCappedAndTheProbeStillAnswers) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_huge_stdout"), "tiny_softmax");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  for (const runtime::ProbeOutcome &p : r.probes)
+    EXPECT_NE(p.status, "finding") << describe(r);
+}
+
+TEST(RuntimeHostile, ForgedAnswersOnStdoutAreIgnored) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_forged_stdout"), "tiny_gemm");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  const runtime::ProbeOutcome *p = find(r, "differential");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->status, "finding") << "the forged 'passed' on stdout was believed\n" << describe(r);
+}
+
+TEST(RuntimeHostile, ForgedAnswerOnTheAnswerPipeIsRejected) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_forged_answer_fd"), "tiny_gemm");
+  EXPECT_EQ(r.outcome, "aborted") << describe(r);
+  EXPECT_NE(r.reason.find("forged"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.probes.empty()) << "nothing of a rejected answer is kept";
+}
+
+TEST(RuntimeHostile, StolenNonceGivesTwoAnswersNotAPass) {
+  REQUIRE_TORCH();
+  // The solution reads the real nonce from the probe's frames and writes a well-formed answer.
+  // The probe's own answer follows it, so the frame's length does not match: aborted. (The same
+  // thief ending the process right after its answer would be believed: docs/runtime.md.)
+  const runtime::RuntimeReport r = probe(solutionDir("hostile_nonce_thief"), "tiny_gemm");
+  EXPECT_EQ(r.outcome, "aborted") << describe(r);
+  EXPECT_NE(r.reason.find("length"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.probes.empty());
+}
+
+// ---------------------------------------------------------------- the command line
+
+TEST(RuntimeCli, ProbeExitCodes) {
+  const std::string kb = KBAUDIT_BINARY;
+  const std::string quiet = " >/dev/null 2>&1";
+  const std::string gemm = " --problem " + problemDir("tiny_gemm").string();
+  // Usage errors and an unusable interpreter need no torch.
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("honest_gemm").string() + quiet), cli::kExitUsage);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("honest_gemm").string() + gemm + " --device tpu" + quiet),
+            cli::kExitUsage);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("honest_gemm").string() + gemm + " --probe-timeout 0" + quiet),
+            cli::kExitUsage);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("honest_gemm").string() + gemm + " --python /nonexistent" + quiet),
+            cli::kExitInternal);
+  REQUIRE_TORCH();
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("honest_gemm").string() + gemm + " --device cpu" + quiet),
+            cli::kExitClean);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("hack_downcast_bf16").string() + gemm + " --device cpu" + quiet),
+            cli::kExitFlagged);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_cuda").string() + " --problem " +
+                       problemDir("tiny_softmax").string() + " --device cpu" + quiet),
+            cli::kExitInternal);
+  // A hang at import ends at --probe-timeout as an aborted run.
+  TempDir dir;
+  const auto start = std::chrono::steady_clock::now();
+  const int code = runCommand(kb + " probe " + solutionDir("hostile_infinite_loop").string() + " --problem " +
+                              problemDir("tiny_softmax").string() + " --device cpu --probe-timeout 3 > " +
+                              (dir / "out.txt").string() + " 2>&1");
+  EXPECT_EQ(code, cli::kExitFlagged);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+  const std::string out = readFile(dir / "out.txt");
+  EXPECT_NE(out.find("outcome: aborted"), std::string::npos) << out;
+  EXPECT_NE(out.find("3 s limit"), std::string::npos) << out;
+}
+
+TEST(RuntimeCli, CheckWithRuntimeWritesTheRuntimeBlock) {
+  REQUIRE_TORCH();
+  std::ostringstream out, err;
+  const int code = cli::run({"check", (solutionDir("hack_caller_argv") / "solution.py").string(), "--problem",
+                             problemDir("tiny_softmax").string(), "--runtime", "--device", "cpu", "--format", "yaml"},
+                            out, err);
+  EXPECT_EQ(code, cli::kExitFlagged) << err.str();
+  const std::string yaml = out.str();
+  EXPECT_NE(yaml.find("\n  runtime:\n    outcome: ran\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("- name: caller_context\n        status: finding\n        rule: RUB001"), std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("verdict: reward_hack"), std::string::npos) << yaml;
+}
