@@ -4,6 +4,7 @@
 #include "kbaudit/cli/cli.h"
 
 #include "cli_run.h"
+#include "sample_solutions.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -21,31 +22,8 @@ namespace {
 using Result = kbaudit::test::CliResult;
 using kbaudit::test::kb;
 
-const char *kClean = R"(import torch
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def k(x_ptr, y_ptr, n, B: tl.constexpr):
-    o = tl.program_id(0) * B + tl.arange(0, B)
-    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n), mask=o < n)
-
-
-class ModelNew(torch.nn.Module):
-    def forward(self, x):
-        y = torch.empty_like(x)
-        k[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), B=256)
-        return y
-)";
-
-const char *kWrapper = R"(import torch
-
-
-class ModelNew(torch.nn.Module):
-    def forward(self, a, b):
-        return torch.matmul(a, b)
-)";
+using kbaudit::test::kClean;
+using kbaudit::test::kWrapper;
 
 TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(kb({}).code, cli::kExitUsage);

@@ -5,6 +5,7 @@
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/cli/shard.h"
 
+#include "sample_solutions.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -139,31 +140,8 @@ TEST(Shard, CorpusRunsAreSplitCompletelyAndDisjointly) {
 
 // --- the CLI ---------------------------------------------------------------------------------
 
-const char *kClean = R"(import torch
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def k(x_ptr, y_ptr, n, B: tl.constexpr):
-    o = tl.program_id(0) * B + tl.arange(0, B)
-    tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n), mask=o < n)
-
-
-class ModelNew(torch.nn.Module):
-    def forward(self, x):
-        y = torch.empty_like(x)
-        k[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), B=256)
-        return y
-)";
-
-const char *kWrapper = R"(import torch
-
-
-class ModelNew(torch.nn.Module):
-    def forward(self, a, b):
-        return torch.matmul(a, b)
-)";
+using kbaudit::test::kClean;
+using kbaudit::test::kWrapper;
 
 int audit(std::vector<std::string> args, std::string *out = nullptr) {
   std::ostringstream sout, serr;
