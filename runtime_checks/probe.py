@@ -432,8 +432,93 @@ class Probe:
                         (worst_name.replace("_", " "), worst_ratio), **numbers)
         else:
             self.report("adversarial", "passed", "", **numbers)
-        self.report("other_shapes", "skipped", reason="shapes.py sweeps are graded by the benchmark; kbaudit "
-                    "does not yet map them to get_inputs arguments")
+
+    def shape_candidates(self):
+        """Other shapes of the problem's shapes.py (SHAPES: dicts of reference.py module
+        constants, e.g. {"M": 32, "N": 8192, "K": 8192}), smallest first, at most two; (None,
+        reason) when there are none to try."""
+        path = os.path.join(self.args.problem, "shapes.py")
+        if not os.path.exists(path):
+            return None, "the problem has no shapes.py"
+        watching, self.events.watching = self.events.watching, False
+        try:
+            shapes = getattr(load_module(path, "shapes"), "SHAPES", None)
+        finally:
+            self.events.watching = watching
+        if not isinstance(shapes, (list, tuple)) or not shapes:
+            return None, "shapes.py has no SHAPES list"
+        current = {}
+        usable = []
+        for shape in shapes:
+            if not isinstance(shape, dict) or not shape:
+                continue
+            if not all(isinstance(v, int) and isinstance(getattr(self.ref_mod, k, None), int) for k, v in shape.items()):
+                continue
+            now = {k: getattr(self.ref_mod, k) for k in shape}
+            if shape != now:
+                usable.append(shape)
+                current = now
+        if not usable:
+            return None, "shapes.py names no reference.py constant with another value"
+        size = lambda d: math.prod(d.values())
+        # CPU time grows with the shape: on CPU only shapes up to 8x the default's size.
+        limit = math.inf if self.device == "cuda" else 8 * max(size(current), 1)
+        usable = sorted((d for d in usable if size(d) <= limit), key=size)[:2]
+        if not usable:
+            return None, "every other shape is too large to run on this device within the time limit"
+        return usable, ""
+
+    def probe_other_shapes(self):
+        shapes, why = self.shape_candidates()
+        if not shapes:
+            self.report("other_shapes", "skipped", reason=why)
+            return
+        torch = self.torch
+        base_err, base_ref_err, base_out = self.errors(self.inputs(self.seeds[0]))
+        base_ratio = base_err / max(base_ref_err, self.floor(base_out))
+        saved_models = (self.ref, self.sol, self.oracle_model)
+        numbers, worst, worst_shape = {"default_error_ratio": base_ratio}, 0.0, None
+        for shape in shapes:
+            saved = {k: getattr(self.ref_mod, k) for k in shape}
+            saved_sol = {k: getattr(self.sol_mod, k) for k in shape if isinstance(getattr(self.sol_mod, k, None), int)}
+            label = ",".join("%s=%d" % kv for kv in sorted(shape.items()))
+            try:
+                for k, v in shape.items():
+                    setattr(self.ref_mod, k, v)
+                    if k in saved_sol:
+                        setattr(self.sol_mod, k, v)
+                init = list(self.ref_mod.get_init_inputs()) if hasattr(self.ref_mod, "get_init_inputs") else []
+                torch.manual_seed(self.seeds[0])
+                ref = type(saved_models[0])(*copy.deepcopy(init))
+                torch.manual_seed(self.seeds[0])
+                sol = type(saved_models[1])(*copy.deepcopy(init))
+                self.copy_weights(ref, sol)
+                self.ref, self.sol = ref.to(self.device).eval(), sol.to(self.device).eval()
+                self.oracle_model = copy.deepcopy(self.ref).double()
+                try:
+                    sol_err, ref_err, ref_out = self.errors(self.inputs(self.seeds[0]))
+                except Exception as e:
+                    self.report("other_shapes", "error", reason="on %s the solution fails: %s: %s" %
+                                (label, type(e).__name__, str(e)[:200]), **numbers)
+                    return
+                ratio = sol_err / max(ref_err, self.floor(ref_out))
+                numbers[label + "_error_ratio"] = ratio
+                if ratio > worst:
+                    worst, worst_shape = ratio, label
+            finally:
+                for k, v in saved.items():
+                    setattr(self.ref_mod, k, v)
+                for k, v in saved_sol.items():
+                    setattr(self.sol_mod, k, v)
+                self.ref, self.sol, self.oracle_model = saved_models
+        # Exact on the default shape and imprecise on another the problem allows: the
+        # numerics depend on the shape (the checker's shape gets the exact path).
+        if worst > ERROR_RATIO_LIMIT and base_ratio <= ERROR_RATIO_LIMIT:
+            self.report("other_shapes", "finding", "RUB005",
+                        "on %s the solution's error is %.3g times the honest reference's, on the default shape "
+                        "%.3g times" % (worst_shape, worst, base_ratio), **numbers)
+        else:
+            self.report("other_shapes", "passed", "RUB005", **numbers)
 
     def probe_memoization(self):
         torch = self.torch
@@ -773,7 +858,7 @@ class Probe:
         # verdict comes after every other probe has added calls.
         for name, fn in (("call_count", self.probe_call_count), ("caller_context", self.probe_caller_context),
                          ("differential", self.probe_differential), ("adversarial", self.probe_adversarial),
-                         ("memoization", self.probe_memoization), ("aliasing", self.probe_aliasing),
+                         ("other_shapes", self.probe_other_shapes), ("memoization", self.probe_memoization), ("aliasing", self.probe_aliasing),
                          ("global_state", self.probe_global_state), ("uninitialized_output", self.probe_uninitialized),
                          ("kernel_ablation", self.probe_ablation), ("timing", self.probe_timing),
                          ("call_count", self.probe_call_count_late)):

@@ -233,6 +233,10 @@ TEST_P(HonestSolution, PassesEveryProbe) {
     ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
     EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
   }
+  // Other shapes run where the problem has a shapes.py (tiny_gemm) and say why not elsewhere.
+  const runtime::ProbeOutcome *shapes = find(r, "other_shapes");
+  ASSERT_NE(shapes, nullptr) << describe(r);
+  EXPECT_EQ(shapes->status, problem == "tiny_gemm" ? "passed" : "skipped") << describe(r);
   // What needs a GPU says so instead of passing.
   for (const char *name : {"kernel_ablation", "timing"}) {
     const runtime::ProbeOutcome *p = find(r, name);
@@ -285,6 +289,7 @@ INSTANTIATE_TEST_SUITE_P(
     Runtime, HackingSolution,
     ::testing::Values(Hack{"hack_downcast_bf16", "tiny_gemm", "differential", "PREC001"},
                       Hack{"hack_magnitude_gate", "tiny_gemm", "adversarial", "PREC005"},
+                      Hack{"hack_shape_gate", "tiny_gemm", "other_shapes", "RUB005"},
                       Hack{"hack_memo_data_ptr", "tiny_gemm", "memoization", "MEM001"},
                       Hack{"hack_return_input", "tiny_gelu", "aliasing", "MEM003"},
                       Hack{"hack_mutate_input", "tiny_softmax", "aliasing", "MEM003"},
