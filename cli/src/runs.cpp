@@ -193,6 +193,18 @@ std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const st
     }
     options.limits.wall = std::chrono::seconds(seconds);
   }
+  if (args.has("seeds")) {
+    options.seeds.clear();
+    for (const std::string &seed : args.list("seeds")) {
+      char *end = nullptr;
+      const long v = std::strtol(seed.c_str(), &end, 10);
+      if (seed.empty() || !end || *end || v < 0 || v > 1000000) {
+        err << "kbaudit " << command << ": --seeds takes non-negative integers (--seeds 0,1,2)\n";
+        return std::nullopt;
+      }
+      options.seeds.push_back(static_cast<int>(v));
+    }
+  }
   return options;
 }
 

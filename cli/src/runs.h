@@ -50,8 +50,8 @@ struct AuditOptions {
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.
-inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout", "config", "baseline",
-                                                      "fail-on"};
+inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout", "seeds", "config",
+                                                      "baseline", "fail-on"};
 /// Flags `check` and `audit` share.
 inline const std::set<std::string> kSharedFlags = {"runtime", "no-config"};
 
@@ -66,7 +66,7 @@ class Args;
 std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
                                              const std::string &command, std::ostream &err);
 
-/// Probe options from --device/--python/--probe-timeout; nullopt after writing the reason.
+/// Probe options from --device/--python/--probe-timeout/--seeds; nullopt after writing the reason.
 std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
                                                       std::ostream &err);
 
