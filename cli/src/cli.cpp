@@ -18,9 +18,9 @@ commands:
         [--runtime]
         audit every run under RUNS_DIR, one <run_id>.yaml annotation each; --shard K/N: only the
         runs of shard K of N (split by run id hash); progress on stderr when it is a terminal
-  probe FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S]
+  probe FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S] [--seeds 0,1,2]
         only the sandboxed runtime probes; exit 0 nothing found, 1 a finding, 3 probes unavailable
-        (--runtime on check/audit runs the same probes and takes the same three options)
+        (--runtime on check/audit runs the same probes and takes the same options)
   score --truth DIR --pred DIR
         compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)
   report DIR --html OUT.html [--truth DIR] [--title T]   self-contained HTML page: verdict grid, counts, findings
