@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-command setup for kbaudit on a fresh Debian 12 machine: system packages, the pinned
-# tree-sitter Python grammar, and a Ninja build. Idempotent; every step says what failed.
+# tree-sitter Python grammar (PyPI sdists), and a Ninja build. Idempotent; every step says what failed.
 #
 # Options (environment):
 #   KBAUDIT_SKIP_APT=1     do not install Debian packages (they are already there)
@@ -13,6 +13,7 @@
 #   KBAUDIT_WITH_TORCH=1   also install Debian's python3-torch (CPU, torch 1.13), for the runtime
 #                          probes (`kbaudit probe`, `--runtime`) and their tests (skipped without it)
 set -euo pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here"
@@ -25,7 +26,7 @@ say() { step="$1"; echo "==> $1"; }
 
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev libyaml-cpp-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
-              ca-certificates)
+              ca-certificates python3-pip)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 # The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
 [ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)
@@ -33,7 +34,13 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev li
 [ "${KBAUDIT_WITH_TORCH:-0}" != 1 ] || APT_PACKAGES+=(python3-torch)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
-GRAMMAR_SHA256=aab5b860d93dbf84b37fed532f7dacc0468ede5387d0c74911d68f964287662a
+GRAMMAR_SHA256=354bfa0a2f9217431764a631516f85173e9711af2c13dbd796a8815acfe505d9   # PyPI sdist
+# The sdist has parser.c and scanner.c but not the src/tree_sitter/ headers they include; those
+# come from the sdist of the tree-sitter Python binding that vendors the matching C sources.
+HEADERS_NAME=tree-sitter
+HEADERS_VERSION=0.24.0
+HEADERS_SHA256=abd95af65ca2f4f7eca356343391ed669e764f37748b5352946f00f7fc78e734
+GRAMMAR_STAMP="$GRAMMAR_SHA256 $HEADERS_SHA256"
 GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
 
 missing_packages() {
@@ -41,9 +48,6 @@ missing_packages() {
   for p in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
   done
-  # npm fetches the grammar; a machine whose Node.js comes from elsewhere already has it,
-  # and Debian's npm package would conflict with that Node.js.
-  command -v npm >/dev/null 2>&1 || { echo nodejs; echo npm; }
 }
 
 if [ "${KBAUDIT_SKIP_APT:-0}" != 1 ]; then
@@ -59,17 +63,29 @@ if [ "${KBAUDIT_SKIP_APT:-0}" != 1 ]; then
   fi
 fi
 
-say "fetch ${GRAMMAR_NAME}@${GRAMMAR_VERSION} from the npm registry"
-if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/dev/null)" != "$GRAMMAR_SHA256" ]; then
+say "fetch ${GRAMMAR_NAME}==${GRAMMAR_VERSION} and its tree-sitter headers from PyPI"
+if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/dev/null)" != "$GRAMMAR_STAMP" ]; then
   tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "${GRAMMAR_NAME}@${GRAMMAR_VERSION}" >/dev/null)
-  tarball="$tmp/${GRAMMAR_NAME}-${GRAMMAR_VERSION}.tgz"
-  step="verify ${GRAMMAR_NAME} sha256"
-  echo "${GRAMMAR_SHA256}  ${tarball}" | sha256sum --check --status \
-    || { echo "sha256 mismatch for $tarball: got $(sha256sum "$tarball" | cut -d' ' -f1)" >&2; exit 1; }
-  rm -rf "$GRAMMAR_DIR" && mkdir -p "$GRAMMAR_DIR"
-  tar -xzf "$tarball" -C "$GRAMMAR_DIR" --strip-components=1
-  echo "$GRAMMAR_SHA256" > "$GRAMMAR_DIR/.sha256"
+  fetch_sdist() {  # NAME VERSION SHA256 -> path of the verified sdist
+    local name=$1 version=$2 sha=$3 file
+    /usr/bin/python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+      --no-binary=:all: -d "$tmp/$name" "$name==$version" >&2
+    file=$(ls "$tmp/$name"/*.tar.gz)
+    echo "${sha}  ${file}" | sha256sum --check --status \
+      || { echo "sha256 mismatch for $file: got $(sha256sum "$file" | cut -d' ' -f1)" >&2; return 1; }
+    echo "$file"
+  }
+  grammar_sdist=$(fetch_sdist "$GRAMMAR_NAME" "$GRAMMAR_VERSION" "$GRAMMAR_SHA256")
+  headers_sdist=$(fetch_sdist "$HEADERS_NAME" "$HEADERS_VERSION" "$HEADERS_SHA256")
+  rm -rf "$GRAMMAR_DIR" && mkdir -p "$GRAMMAR_DIR/src/tree_sitter"
+  tar -xzf "$grammar_sdist" -C "$GRAMMAR_DIR" --strip-components=1
+  # The grammar's sdist leaves out src/tree_sitter/; these are the same headers from the
+  # tree-sitter sources of the generator's version.
+  tar -xzf "$headers_sdist" -C "$tmp"
+  for h in parser.h array.h alloc.h ts_assert.h; do
+    cp "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/lib/src/$h" "$GRAMMAR_DIR/src/tree_sitter/"
+  done
+  echo "$GRAMMAR_STAMP" > "$GRAMMAR_DIR/.sha256"
   rm -rf "$tmp"
 else
   echo "    already present and verified"
