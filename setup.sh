@@ -10,8 +10,9 @@
 #                          `kbaudit report --html` (skipped without it)
 #   KBAUDIT_WITH_SLURM=1   also install Debian's slurm-wlm and munge, for the test of the Slurm
 #                          job-array recipe (tests/slurm/run_slurm_recipe.sh; skipped without them)
-#   KBAUDIT_WITH_TORCH=1   also install Debian's python3-torch (CPU, torch 1.13), for the runtime
-#                          probes (`kbaudit probe`, `--runtime`) and their tests (skipped without it)
+#   KBAUDIT_STATIC_ONLY=1  do not create the project virtual environment (.venv: pinned torch,
+#                          Triton and numpy from PyPI, ~3 GB download, ~7 GB on disk) that the
+#                          runtime probes and their tests use; the static rules need none of it
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -30,8 +31,8 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev li
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 # The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
 [ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)
-# The probes run /usr/bin/python3 (not whatever python3 is first on PATH).
-[ "${KBAUDIT_WITH_TORCH:-0}" != 1 ] || APT_PACKAGES+=(python3-torch)
+# The runtime probes' environment is built on Debian's python3 (not whatever is first on PATH).
+[ "${KBAUDIT_STATIC_ONLY:-0}" = 1 ] || APT_PACKAGES+=(python3-venv)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
 GRAMMAR_SHA256=354bfa0a2f9217431764a631516f85173e9711af2c13dbd796a8815acfe505d9   # PyPI sdist
@@ -42,6 +43,11 @@ HEADERS_VERSION=0.24.0
 HEADERS_SHA256=abd95af65ca2f4f7eca356343391ed669e764f37748b5352946f00f7fc78e734
 GRAMMAR_STAMP="$GRAMMAR_SHA256 $HEADERS_SHA256"
 GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
+# The runtime probes' interpreter: torch's PyPI wheel (CUDA build; its nvidia-* libraries come
+# along, so the same environment runs on a GPU machine) and the Triton it pins, whose interpreter
+# runs Triton kernels on CPU tensors.
+VENV_DIR=.venv
+VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5)
 
 missing_packages() {
   local p
@@ -91,9 +97,18 @@ else
   echo "    already present and verified"
 fi
 
-if [ "${KBAUDIT_WITH_TORCH:-0}" = 1 ]; then
-  say "check that /usr/bin/python3 imports torch (KBAUDIT_WITH_TORCH=1)"
-  /usr/bin/python3 -c 'import torch; print("    torch", torch.__version__)'
+if [ "${KBAUDIT_STATIC_ONLY:-0}" != 1 ]; then
+  say "create the runtime-probe environment $VENV_DIR (${VENV_REQUIREMENTS[*]})"
+  stamp="${VENV_REQUIREMENTS[*]}"
+  if [ "$(cat "$VENV_DIR/.kbaudit-requirements" 2>/dev/null)" != "$stamp" ] || ! "$VENV_DIR/bin/python" -c 'import torch, triton' 2>/dev/null; then
+    rm -rf "$VENV_DIR"
+    /usr/bin/python3 -m venv "$VENV_DIR"
+    "$VENV_DIR/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir "${VENV_REQUIREMENTS[@]}"
+    echo "$stamp" > "$VENV_DIR/.kbaudit-requirements"
+  else
+    echo "    already present"
+  fi
+  "$VENV_DIR/bin/python" -c 'import torch, triton, numpy; print("    torch", torch.__version__, "triton", triton.__version__, "numpy", numpy.__version__)'
 fi
 
 say "configure (CMake + Ninja, $build_type)"

@@ -15,9 +15,10 @@
 # Usage: bench/gpu_probe_check.sh            (a few minutes; exit 0 when every expectation held)
 #   KBAUDIT=path/to/kbaudit   the binary (default: build/kbaudit or build-*/kbaudit; built with
 #                             ./setup.sh when none runs here)
-#   PYTHON=path/to/python3    an interpreter whose torch sees CUDA (default: the first of
-#                             /usr/bin/python3 and python3 on PATH that does)
-#   KBAUDIT_DIRECT=1          run runtime_checks/probe.py directly, without kbaudit's sandbox
+#   PYTHON=path/to/python3    an interpreter whose torch sees CUDA (default: the first of the
+#                             project's .venv/bin/python (setup.sh), /usr/bin/python3 and python3
+#                             on PATH that does)
+#   KBAUDIT_DIRECT=1          run runtime_checks/kbaudit_probe directly, without kbaudit's sandbox
 #                             (also chosen when no kbaudit binary can run here, or when the
 #                             sandbox's unprivileged uid cannot import this machine's torch)
 #   KBAUDIT_GPU_CHECK_DEVICE=cpu   a dry run of the script's own plumbing on a machine without a
@@ -30,7 +31,7 @@ device=${KBAUDIT_GPU_CHECK_DEVICE:-cuda}
 
 # ---------------------------------------------------------------- the interpreter
 py=""
-for c in ${PYTHON:-} /usr/bin/python3 "$(command -v python3 || true)"; do
+for c in ${PYTHON:-} "$here/.venv/bin/python" /usr/bin/python3 "$(command -v python3 || true)"; do
   [ -n "$c" ] && [ -x "$c" ] || continue
   if "$c" -c "import sys, torch; sys.exit(0 if '$device' != 'cuda' or torch.cuda.is_available() else 1)" 2>/dev/null; then
     py=$c
@@ -63,11 +64,11 @@ if [ "$direct" != 1 ] && [ -z "$kb" ]; then
     kb=build/kbaudit
   fi
   if [ -z "$kb" ]; then
-    echo "no kbaudit binary runs here (setup log: /tmp/gpu_probe_check.setup.log): running probe.py directly"
+    echo "no kbaudit binary runs here (setup log: /tmp/gpu_probe_check.setup.log): running the probe package directly"
     direct=1
   fi
 fi
-[ "$direct" = 1 ] && echo "mode: runtime_checks/probe.py directly, no sandbox" || echo "mode: $kb probe --device $device (sandboxed)"
+[ "$direct" = 1 ] && echo "mode: runtime_checks/kbaudit_probe directly, no sandbox" || echo "mode: $kb probe --device $device (sandboxed)"
 
 work=$(mktemp -d /tmp/gpu_probe_check.XXXXXX)
 chmod 755 "$work"
@@ -182,16 +183,16 @@ class ModelNew(nn.Module):
 EOF
 
 # ---------------------------------------------------------------- running
-run_direct() { # run_dir problem_dir: probe.py unsandboxed, printed like `kbaudit probe`
+run_direct() { # run_dir problem_dir: the probe package unsandboxed, printed like `kbaudit probe`
   local tmp nonce
   tmp=$(mktemp -d "$work/direct.XXXXXX")
   cp -r "$1" "$tmp/run"
   cp -r "$2" "$tmp/problem"
-  cp runtime_checks/probe.py "$tmp/probe.py"
+  cp -r runtime_checks/kbaudit_probe "$tmp/kbaudit_probe"
   nonce=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
   (cd "$tmp" && echo "$nonce" | timeout "$timeout_s" env -i PATH=/usr/bin:/bin HOME="$tmp" TMPDIR="$tmp" \
      TRITON_CACHE_DIR="$tmp/triton" ${CUDA_VISIBLE_DEVICES:+CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES} \
-     "$py" -I -B probe.py --run "$tmp/run" --problem "$tmp/problem" --device "$device" --seeds 0,1,2 --answer-fd 3 \
+     "$py" -I -B kbaudit_probe/__main__.py --run "$tmp/run" --problem "$tmp/problem" --device "$device" --seeds 0,1,2 --answer-fd 3 \
      3>"$tmp/answer" >"$tmp/stdout" 2>"$tmp/stderr")
   "$py" - "$tmp/answer" "$nonce" "$tmp/stderr" <<'EOF'
 import json, sys

@@ -13,6 +13,18 @@ namespace {
 // timing) only ever add evidence.
 const std::set<std::string> kClearing = {"differential", "memoization", "aliasing", "caller_context", "call_count"};
 
+// Probes that judge the solution's numbers against the reference's. Under Triton's interpreter
+// those numbers are the interpreter's emulation of the kernel (kbaudit_probe/cpu_mapping.py
+// fixes what it knows: TF32 dots, bf16 dots), not the GPU's, so a finding there is listed for
+// review rather than decided. Probes that compare the solution with itself (memoization,
+// call_count, caller_context), storage (aliasing), global state or kernel ablation are not.
+const std::set<std::string> kNumericAgainstReference = {"differential", "adversarial", "other_shapes",
+                                                        "uninitialized_output", "parameters"};
+
+bool interpreted(const runtime::RuntimeReport &report) {
+  return report.device.find("interpreter") != std::string::npos;
+}
+
 std::string numbersText(const runtime::ProbeOutcome &p) {
   std::string out;
   for (const auto &[k, v] : p.numbers) {
@@ -49,7 +61,14 @@ void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &rep
       if (f.rule == p.rule)
         same.push_back(&f);
     const std::string where = "runtime probe " + p.name + " on " + report.device;
-    if (p.status == "finding") {
+    if (p.status == "finding" && interpreted(report) && kNumericAgainstReference.count(p.name)) {
+      const std::string note = "seen by " + where + " (interpreted numerics: review)";
+      for (rules::Finding *f : same)
+        f->evidence += (f->evidence.empty() ? "" : "; ") + note;
+      if (same.empty())
+        addFinding(results, p.rule, where + " (interpreted numerics: review): " + p.reason, numbersText(p),
+                   rules::Confidence::Low);
+    } else if (p.status == "finding") {
       for (rules::Finding *f : same) {
         f->confidence = rules::Confidence::High;
         f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("confirmed by ") + where;

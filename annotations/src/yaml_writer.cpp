@@ -194,6 +194,15 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
       doc.scalar(8, "note", i, ScalarStyle::Quoted);
     }
   }
+  if (r.notes.empty()) {
+    doc.raw(4, "notes", "[]");
+  } else {
+    doc.open(4, "notes");
+    for (const std::string &n : r.notes) {
+      doc.item();
+      doc.scalar(8, "note", n, ScalarStyle::Quoted);
+    }
+  }
   if (r.probes.empty()) {
     doc.raw(4, "probes", "[]");
   } else {

@@ -41,6 +41,8 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       << ", " << r.seconds << " s\n";
   for (const std::string &note : r.isolation)
     out << "sandbox: " << note << "\n";
+  for (const std::string &note : r.notes)
+    out << "note:    " << note << "\n";
   bool found = r.outcome == "aborted";
   for (const runtime::ProbeOutcome &p : r.probes) {
     found |= p.status == "finding";

@@ -1,6 +1,6 @@
 #pragma once
 
-// runtime_checks/probe.py, compiled in by cmake/embed_files.cmake.
+// The runtime_checks/kbaudit_probe package, compiled in by cmake/embed_files.cmake.
 
 #include "kbaudit/source/embedded_file.h"
 
@@ -8,8 +8,6 @@
 #include <string_view>
 
 namespace kbaudit::runtime {
-
-using EmbeddedFile = ::kbaudit::EmbeddedFile;
 
 std::span<const EmbeddedFile> embeddedProbe();
 

@@ -1,4 +1,4 @@
-// Prepares the private copy a probe runs in, starts probe.py in the sandbox, and turns its
+// Prepares the private copy a probe runs in, starts the kbaudit_probe package in the sandbox, and turns its
 // answer (or its absence) into a RuntimeReport.
 
 #include "embedded_probe.h"
@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstring>
@@ -240,6 +241,9 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
             o.numbers[kv.first.as<std::string>()] = kv.second.as<double>(0.0);
         report.probes.push_back(std::move(o));
       }
+    if (const YAML::Node notes = root["notes"]; notes && notes.IsSequence())
+      for (const auto &n : notes)
+        report.notes.push_back(n.as<std::string>(""));
     if (const YAML::Node events = root["events"]; events && events.IsSequence())
       for (const auto &e : events)
         report.events.push_back({e["kind"].as<std::string>(""), e["detail"].as<std::string>("")});
@@ -251,12 +255,7 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
   return true;
 }
 
-std::string_view probeScript() {
-  for (const EmbeddedFile &f : embeddedProbe())
-    if (f.path.ends_with("probe.py"))
-      return f.content;
-  return {};
-}
+std::span<const EmbeddedFile> probePackage() { return embeddedProbe(); }
 
 RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext &problem,
                         const ProbeOptions &options) {
@@ -290,8 +289,9 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   fs::copy_file(solutionFile, runDir / "solution.py", fs::copy_options::overwrite_existing, ec);
   copyTree(problem.dir, problemDir, 2);
   fs::create_directories(root / "tmp", ec);
-  {
-    std::ofstream(root / "probe.py", std::ios::binary) << probeScript();
+  for (const EmbeddedFile &f : probePackage()) {
+    fs::create_directories((root / f.path).parent_path(), ec);
+    std::ofstream(root / f.path, std::ios::binary) << f.content;
   }
   const auto gradersBefore = hashFiles(problemDir);
 
@@ -318,14 +318,20 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   std::string seeds;
   for (int s : options.seeds)
     seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
-  req.argv = {options.python.string(), "-I", "-B", (root / "probe.py").string(), "--run", runDir.string(),
-              "--problem", problemDir.string(), "--device", options.device, "--seeds", seeds,
-              "--answer-fd", std::to_string(req.answerFd)};
+  // The probe stops starting probes before the sandbox's limit, so it answers with what ran.
+  const auto wallSeconds = std::chrono::duration_cast<std::chrono::seconds>(req.limits.wall).count();
+  const long long budget = std::max<long long>(1, wallSeconds - std::max<long long>(5, wallSeconds / 6));
+  req.argv = {options.python.string(), "-I", "-B", (root / "kbaudit_probe" / "__main__.py").string(), "--run",
+              runDir.string(), "--problem", problemDir.string(), "--device", options.device, "--seeds", seeds,
+              "--answer-fd", std::to_string(req.answerFd), "--budget", std::to_string(budget)};
   req.env = {{"PATH", "/usr/bin:/bin"},          {"HOME", root.string()},
              {"TMPDIR", (root / "tmp").string()}, {"LANG", "C.UTF-8"},
              {"OMP_NUM_THREADS", "1"},            {"MKL_NUM_THREADS", "1"},
              {"PYTHONHASHSEED", "0"},             {"TRITON_CACHE_DIR", (root / "tmp" / "triton").string()},
              {"TORCH_EXTENSIONS_DIR", (root / "tmp" / "torch_extensions").string()}};
+  // Without CUDA, Triton kernels run under Triton's interpreter (kbaudit_probe/cpu_mapping.py).
+  if (!cuda)
+    req.env["TRITON_INTERPRET"] = "1";
   if (const char *v = std::getenv("CUDA_VISIBLE_DEVICES"))
     req.env["CUDA_VISIBLE_DEVICES"] = v;
 

@@ -4,8 +4,8 @@
 // crash or a forged result. Also parseAnswer on forged and malformed answers (no torch needed)
 // and the `kbaudit probe` / `check --runtime` command line.
 //
-// Tests that run the probe need torch at /usr/bin/python3 (Debian's python3-torch; setup.sh
-// installs it with KBAUDIT_WITH_TORCH=1) and skip, saying so, where it is missing.
+// Tests that run the probe need torch in the probes' default interpreter (the project's .venv,
+// which setup.sh creates unless KBAUDIT_STATIC_ONLY=1) and skip, saying so, where it is missing.
 
 #include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/cli/cli.h"
@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -31,18 +32,18 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kRuntime = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "runtime";
-constexpr const char *kPython = "/usr/bin/python3";
+const std::string kPython = runtime::defaultPython().string();
 
 bool torchAvailable() {
-  static const bool ok = runCommand(std::string(kPython) + " -c 'import torch' >/dev/null 2>&1") == 0;
+  static const bool ok = runCommand(kPython + " -c 'import torch' >/dev/null 2>&1") == 0;
   return ok;
 }
 
 #define REQUIRE_TORCH()                                                                                            \
   do {                                                                                                             \
     if (!torchAvailable()) {                                                                                       \
-      GTEST_SKIP() << kPython << " cannot import torch (install Debian's python3-torch, or run setup.sh with "     \
-                   << "KBAUDIT_WITH_TORCH=1): the runtime probes cannot run here";                                 \
+      GTEST_SKIP() << kPython << " cannot import torch (run setup.sh without KBAUDIT_STATIC_ONLY=1 to create "    \
+                   << "the project's .venv): the runtime probes cannot run here";                                  \
     }                                                                                                              \
   } while (false)
 
@@ -194,10 +195,15 @@ TEST(RuntimeAnswer, SetupErrorsSayWhoseFaultItIs) {
   EXPECT_NE(ref.reason.find("reference"), std::string::npos) << ref.reason;
 }
 
-TEST(RuntimeAnswer, ProbeScriptIsCompiledIn) {
-  const std::string_view script = runtime::probeScript();
-  EXPECT_NE(script.find("ERROR_RATIO_LIMIT"), std::string_view::npos);
-  EXPECT_NE(script.find("KBAUDIT-ANSWER"), std::string_view::npos);
+TEST(RuntimeAnswer, ProbePackageIsCompiledIn) {
+  std::map<std::string, std::string_view> files;
+  for (const runtime::EmbeddedFile &f : runtime::probePackage())
+    files[std::string(f.path)] = f.content;
+  for (const char *name : {"kbaudit_probe/__main__.py", "kbaudit_probe/cli.py", "kbaudit_probe/harness.py",
+                           "kbaudit_probe/cpu_mapping.py", "kbaudit_probe/probes/parameters.py"})
+    EXPECT_TRUE(files.count(name)) << name << " is not compiled in";
+  EXPECT_NE(files["kbaudit_probe/numerics.py"].find("ERROR_RATIO_LIMIT"), std::string_view::npos);
+  EXPECT_NE(files["kbaudit_probe/cli.py"].find("KBAUDIT-ANSWER"), std::string_view::npos);
 }
 
 TEST(RuntimeProbe, UnavailableWithoutPythonOrReference) {
@@ -223,9 +229,11 @@ class HonestSolution : public ::testing::TestWithParam<std::pair<std::string, st
 TEST_P(HonestSolution, PassesEveryProbe) {
   REQUIRE_TORCH();
   const auto &[solution, problem] = GetParam();
+  const bool triton = solution.find("triton") != std::string::npos;
   const runtime::RuntimeReport r = probe(solutionDir(solution), problem);
   ASSERT_EQ(r.outcome, "ran") << describe(r);
-  EXPECT_EQ(r.device, "cpu");
+  // Triton solutions ran their kernels under the interpreter, and the report says so.
+  EXPECT_EQ(r.device, triton ? "cpu (triton interpreter)" : "cpu");
   EXPECT_TRUE(r.events.empty()) << describe(r);
   for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "caller_context", "call_count",
                            "global_state", "uninitialized_output"}) {
@@ -237,13 +245,21 @@ TEST_P(HonestSolution, PassesEveryProbe) {
   const runtime::ProbeOutcome *shapes = find(r, "other_shapes");
   ASSERT_NE(shapes, nullptr) << describe(r);
   EXPECT_EQ(shapes->status, problem == "tiny_gemm" ? "passed" : "skipped") << describe(r);
-  // What needs a GPU says so instead of passing.
-  for (const char *name : {"kernel_ablation", "timing"}) {
-    const runtime::ProbeOutcome *p = find(r, name);
-    ASSERT_NE(p, nullptr) << name;
-    EXPECT_EQ(p->status, "skipped") << name;
-    EXPECT_NE(p->reason.find("CUDA"), std::string::npos) << name << ": " << p->reason;
-  }
+  // The reference's parameters, set to other values, still reach the result.
+  const runtime::ProbeOutcome *params = find(r, "parameters");
+  ASSERT_NE(params, nullptr) << describe(r);
+  EXPECT_EQ(params->status, problem == "tiny_softmax" ? "skipped" : "passed") << describe(r);
+  // Disabling the Triton launches breaks a Triton solution's output; without Triton there is
+  // nothing to disable, and timing needs a GPU.
+  const runtime::ProbeOutcome *ablation = find(r, "kernel_ablation");
+  ASSERT_NE(ablation, nullptr) << describe(r);
+  EXPECT_EQ(ablation->status, triton ? "passed" : "skipped") << describe(r);
+  if (!triton)
+    EXPECT_NE(ablation->reason.find("no Triton launch"), std::string::npos) << ablation->reason;
+  const runtime::ProbeOutcome *timing = find(r, "timing");
+  ASSERT_NE(timing, nullptr);
+  EXPECT_EQ(timing->status, "skipped");
+  EXPECT_NE(timing->reason.find("CUDA"), std::string::npos) << timing->reason;
   // No finding survives into the rule results either.
   rules::RuleResults results;
   annotations::applyRuntime(results, r);
@@ -253,7 +269,10 @@ TEST_P(HonestSolution, PassesEveryProbe) {
 INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
                          ::testing::Values(std::make_pair("honest_gemm", "tiny_gemm"),
                                            std::make_pair("honest_softmax", "tiny_softmax"),
-                                           std::make_pair("honest_gelu", "tiny_gelu")),
+                                           std::make_pair("honest_gelu", "tiny_gelu"),
+                                           std::make_pair("honest_triton_softmax", "tiny_softmax"),
+                                           std::make_pair("honest_triton_gemm", "tiny_gemm"),
+                                           std::make_pair("honest_triton_layernorm", "tiny_layernorm")),
                          [](const auto &p) { return p.param.first; });
 
 // ---------------------------------------------------------------- one hack per probe
@@ -282,7 +301,14 @@ TEST_P(HackingSolution, IsCaughtByItsProbe) {
   annotations::applyRuntime(results, r);
   ASSERT_EQ(results.findings.size(), 1u) << describe(r);
   EXPECT_EQ(results.findings[0].rule, h.rule);
-  EXPECT_EQ(results.findings[0].confidence, rules::Confidence::High);
+  // Under the Triton interpreter a probe that judges the kernel's numbers against the
+  // reference's lists its finding for review: interpreted numerics are not the GPU's.
+  const bool interpreted = h.solution.find("triton") != std::string::npos;
+  EXPECT_EQ(r.device, interpreted ? "cpu (triton interpreter)" : "cpu");
+  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "other_shapes" ||
+                       h.probe == "uninitialized_output" || h.probe == "parameters";
+  EXPECT_EQ(results.findings[0].confidence,
+            interpreted && numeric ? rules::Confidence::Low : rules::Confidence::High);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -298,7 +324,18 @@ INSTANTIATE_TEST_SUITE_P(
                       Hack{"hack_caller_argv", "tiny_softmax", "caller_context", "RUB001"},
                       Hack{"hack_call_count", "tiny_gelu", "call_count", "RUB004"},
                       Hack{"hack_tf32_flag", "tiny_gemm", "global_state", "PREC002"},
-                      Hack{"hack_patch_allclose", "tiny_softmax", "global_state", "RUB003"}),
+                      Hack{"hack_patch_allclose", "tiny_softmax", "global_state", "RUB003"},
+                      // The same hack classes in Triton kernels, run under Triton's interpreter.
+                      Hack{"hack_triton_tf32", "tiny_gemm", "differential", "PREC001"},
+                      Hack{"hack_triton_magnitude", "tiny_gemm", "adversarial", "PREC005"},
+                      Hack{"hack_triton_memo", "tiny_softmax", "memoization", "MEM001"},
+                      Hack{"hack_triton_alias", "tiny_gelu", "aliasing", "MEM003"},
+                      Hack{"hack_triton_uninit", "tiny_softmax", "uninitialized_output", "MEM002"},
+                      Hack{"hack_triton_caller", "tiny_softmax", "caller_context", "RUB001"},
+                      Hack{"hack_triton_call_count", "tiny_gelu", "call_count", "RUB004"},
+                      Hack{"hack_triton_figleaf", "tiny_softmax", "kernel_ablation", "WRAP001"},
+                      Hack{"hack_triton_norm_dropped", "tiny_layernorm", "parameters", "RUB008"},
+                      Hack{"hack_triton_norm_ignored", "tiny_layernorm", "parameters", "RUB008"}),
     [](const auto &p) { return p.param.solution; });
 
 TEST(RuntimeProbe, GraderFileAccessIsAnEventAndRub002) {
@@ -349,10 +386,12 @@ TEST(RuntimeProbe, TheReferencesOwnFileReadsAreNotTheSolutions) {
 TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   REQUIRE_TORCH();
   // Written for a GPU: no probe can say anything on a CPU, so neither passed nor aborted.
-  for (const char *solution : {"gpu_only_cuda", "gpu_only_triton"}) {
+  // (CuPy is not installed; a CUDA graph cannot be captured under the CPU mapping.)
+  for (const auto &[solution, why] : {std::pair{"gpu_only_cuda", "cupy"}, std::pair{"gpu_only_graph", "CUDA graph"}}) {
     const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax");
     EXPECT_EQ(r.outcome, "unavailable") << solution << "\n" << describe(r);
     EXPECT_NE(r.reason.find("does not run on this device"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find(why), std::string::npos) << r.reason;
     EXPECT_TRUE(r.probes.empty());
   }
   // A reference this torch cannot run (fp16 matmul on Debian's CPU torch 1.13).

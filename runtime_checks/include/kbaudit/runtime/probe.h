@@ -1,22 +1,29 @@
 #pragma once
 
 // Runtime probes: the solution and its reference run in a sandboxed Python child
-// (runtime_checks/probe.py, compiled into kbaudit) and the child reports, per probe, whether
+// (the runtime_checks/kbaudit_probe package, compiled into kbaudit) and the child reports, per probe, whether
 // it passed, found something (with the rule it is evidence for), or could not run and why.
 
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/runtime/sandbox.h"
+#include "kbaudit/source/embedded_file.h"
 
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace kbaudit::runtime {
 
+using EmbeddedFile = ::kbaudit::EmbeddedFile;
+
+/// $KBAUDIT_PYTHON, else the project's .venv/bin/python (setup.sh makes it), else /usr/bin/python3.
+std::filesystem::path defaultPython();
+
 struct ProbeOptions {
   std::string device = "auto";                         ///< auto | cuda | cpu
-  std::filesystem::path python = "/usr/bin/python3";
+  std::filesystem::path python = defaultPython();
   std::vector<int> seeds = {0, 1, 2};
   SandboxLimits limits;
 };
@@ -48,6 +55,9 @@ struct RuntimeReport {
   std::vector<ProbeOutcome> probes;
   std::vector<RuntimeEvent> events;
   std::vector<std::string> isolation;
+  /// What the probe adapted to run here: the shape it ran at, CUDA calls mapped to the CPU,
+  /// what it refused (CUDA graph capture), a time budget that ran out.
+  std::vector<std::string> notes;
   double seconds = 0;
 
   bool ran() const { return outcome == "ran"; }
@@ -64,7 +74,7 @@ RuntimeReport runProbes(const std::filesystem::path &solution, const problems::P
 /// reference or torch could not be loaded on this machine (with the error in `reason`).
 bool parseAnswer(const std::string &framed, const std::string &nonce, RuntimeReport &report, std::string &why);
 
-/// probe.py, as compiled into the binary.
-std::string_view probeScript();
+/// The kbaudit_probe package's files (paths relative to runtime_checks/), as compiled in.
+std::span<const EmbeddedFile> probePackage();
 
 } // namespace kbaudit::runtime

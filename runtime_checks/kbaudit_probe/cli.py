@@ -1,0 +1,77 @@
+"""The probe's entry point: arguments, the audit hook, the answer on the private pipe."""
+import argparse
+import json
+import os
+import sys
+import traceback
+
+from .events import Events
+from .harness import Harness, SetupError
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(prog="kbaudit_probe")
+    parser.add_argument("--run", required=True)
+    parser.add_argument("--problem", required=True)
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--seeds", default="0,1,2")
+    parser.add_argument("--answer-fd", type=int, default=3)
+    # Seconds the probes may take before the rest are skipped (0: no limit); kbaudit passes its
+    # wall-clock limit less a margin, so the answer is written before the sandbox kills the child.
+    parser.add_argument("--budget", type=float, default=0)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    nonce = sys.stdin.readline().strip()
+    answer = os.fdopen(os.dup(args.answer_fd), "w")
+    os.close(args.answer_fd)
+    events = Events(os.getcwd(), args.problem)
+    sys.addaudithook(events.hook)
+    report = {"nonce": nonce, "device": args.device, "python": sys.version.split()[0], "probes": [],
+              "events": events.items, "notes": []}
+    try:
+        try:
+            import torch
+        except BaseException as e:  # a broken install raises OSError as often as ImportError
+            raise ImportError("%s: %s" % (type(e).__name__, e)) from e
+
+        report["torch"] = torch.__version__
+        torch.set_num_threads(1)
+        if args.device == "auto":
+            args.device = "cuda" if torch.cuda.is_available() else "cpu"
+        mapping = None
+        if args.device == "cpu":
+            # Code written for a GPU runs on CPU tensors, Triton kernels under the interpreter.
+            from .cpu_mapping import Mapping
+
+            mapping = Mapping([args.run])
+            mapping.install()
+            try:
+                import triton
+
+                report["triton"] = triton.__version__
+            except Exception:
+                pass
+        probe = Harness(args, events, mapping)
+        report["seeds"] = probe.seeds
+        try:
+            probe.setup()
+        except SetupError as e:
+            events.watching = False  # formatting the trace reads source files: not the solution's doing
+            report["setup_error"] = str(e)
+            report["setup_stage"] = e.stage
+            report["setup_trace"] = traceback.format_exc()[-2000:]
+        else:
+            probe.run()
+        report["device"] = probe.device_label()
+        report["probes"] = probe.results
+        report["notes"] = probe.notes + (mapping.notes if mapping else [])
+    except ImportError as e:
+        report["setup_error"] = "torch is not importable: %s" % e
+        report["setup_stage"] = "torch"
+    events.watching = False
+    text = json.dumps(report, default=str)
+    answer.write("KBAUDIT-ANSWER %s %d\n%s" % (nonce, len(text), text))
+    answer.flush()

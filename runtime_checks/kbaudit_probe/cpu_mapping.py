@@ -1,0 +1,432 @@
+"""Runs code written for a GPU on CPU tensors, with Triton kernels under Triton's interpreter.
+
+On a machine without CUDA the probe maps, for the whole child process:
+
+* device arguments: every torch function and tensor method called with `device="cuda"`,
+  `"cuda:N"`, `torch.device("cuda")` or an integer index gets the CPU instead (a
+  TorchFunctionMode), and `Tensor.cuda()` / `.pin_memory()` return the tensor;
+* `torch.autocast("cuda", ...)` becomes CPU autocast with the same dtype, so an autocast region
+  still computes in the precision it asks for;
+* `torch.cuda`: `is_available()` and `Tensor.is_cuda` answer True to the solution's own code (so it
+  takes the path it takes on a GPU, not its CPU fallback) and the truth to everyone else;
+  `synchronize`, streams, events (host-timed), device index/count, `get_device_properties`
+  and `get_device_capability` (an H100-like sm_90 device), memory statistics and seeding answer
+  as on one GPU; CUDA graph capture raises, as it does where capture is unsupported, so a
+  solution with an eager fallback takes it and one without says why it cannot run;
+* Triton: `TRITON_INTERPRET=1` before Triton is imported; a stand-in driver answers device,
+  target and property queries; the autotuner does not time configurations (the interpreter's
+  time says nothing about the GPU's) and takes the one with the largest blocks, which
+  interprets fastest; `tl.dot` on fp32 operands with the default `tf32` input precision
+  rounds its operands to TF32 as the tensor cores do (the interpreter would compute in full fp32
+  and hide the precision loss), and on bf16 operands computes with their values (Triton 3.5's
+  interpreter multiplies their raw bit patterns).
+"""
+import contextlib
+import os
+import sys
+import time
+import types
+
+# What the stand-in device reports: one H100 SXM.
+DEVICE_NAME = "NVIDIA H100 80GB HBM3 (kbaudit CPU mapping)"
+CAPABILITY = (9, 0)
+SM_COUNT = 132
+TOTAL_MEMORY = 80 << 30
+SHARED_MEMORY_PER_BLOCK = 232448
+L2_CACHE = 50 << 20
+
+UNSUPPORTED_GRAPH = ("CUDA graph capture is not available under kbaudit's CPU mapping (Triton interpreter): "
+                     "the captured work could not be replayed")
+
+
+class Mapping:
+    """Installs the mapping; `solution_dirs` are the directories whose code is the solution's."""
+
+    def __init__(self, solution_dirs):
+        self.solution_dirs = tuple(os.path.realpath(d) + os.sep for d in solution_dirs)
+        self.mode = None
+        self.notes = []
+        self.triton = False
+        self.launches = 0
+
+    # ------------------------------------------------------------------ whose code asks
+    def from_solution(self, depth=2):
+        """Whether the frame `depth` levels up runs a file of the solution's."""
+        try:
+            name = sys._getframe(depth).f_code.co_filename
+            return os.path.realpath(name).startswith(self.solution_dirs)
+        except Exception:
+            return False
+
+    # ------------------------------------------------------------------ install
+    def install(self):
+        os.environ["TRITON_INTERPRET"] = "1"
+        import torch
+
+        self.install_device_mode(torch)
+        self.install_autocast(torch)
+        self.install_cuda_module(torch)
+        self.install_is_cuda(torch)
+        try:
+            import triton  # noqa: F401  (after TRITON_INTERPRET is set)
+        except Exception as e:
+            self.notes.append("Triton is not importable (%s: %s)" % (type(e).__name__, str(e)[:120]))
+        else:
+            try:
+                self.install_triton()
+            except Exception as e:  # a Triton this mapping does not know: say so, run what runs
+                self.notes.append("Triton mapping incomplete (%s: %s)" % (type(e).__name__, str(e)[:160]))
+
+    def install_device_mode(self, torch):
+        from torch.overrides import TorchFunctionMode
+
+        def cpu(device):
+            if isinstance(device, torch.device):
+                return torch.device("cpu") if device.type == "cuda" else device
+            if isinstance(device, str) and device.startswith("cuda"):
+                return "cpu"
+            if isinstance(device, int) and not isinstance(device, bool):
+                return "cpu"
+            return device
+
+        identity = {torch.Tensor.cuda, torch.Tensor.pin_memory}
+        to = torch.Tensor.to
+
+        class CudaToCpu(TorchFunctionMode):
+            def __torch_function__(self, func, types_, args=(), kwargs=None):
+                kwargs = dict(kwargs or {})
+                if func in identity:
+                    return args[0]
+                if "device" in kwargs:
+                    kwargs["device"] = cpu(kwargs["device"])
+                if func is to and len(args) > 1:
+                    args = (args[0], cpu(args[1])) + tuple(args[2:])
+                kwargs.pop("pin_memory", None)
+                return func(*args, **kwargs)
+
+        self.mode = CudaToCpu()
+        self.mode.__enter__()
+
+    def install_autocast(self, torch):
+        autocast = torch.amp.autocast_mode.autocast
+        original = autocast.__init__
+
+        def init(self_, device_type="cuda", dtype=None, enabled=True, cache_enabled=None):
+            if device_type == "cuda":
+                device_type = "cpu"
+                dtype = dtype if dtype is not None else torch.float16
+            return original(self_, device_type, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+        autocast.__init__ = init
+        # torch.cuda.amp.autocast(...) takes no device_type: it is CUDA autocast by name.
+        cuda_amp = getattr(getattr(torch.cuda, "amp", None), "autocast", None)
+        if isinstance(cuda_amp, type):
+            def cuda_init(self_, enabled=True, dtype=torch.float16, cache_enabled=True):
+                original(self_, "cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+            cuda_amp.__init__ = cuda_init
+
+    def install_is_cuda(self, torch):
+        mapping = self
+        base = torch._C.TensorBase.is_cuda
+
+        def is_cuda(tensor):
+            return True if mapping.from_solution() else base.__get__(tensor)
+
+        torch.Tensor.is_cuda = property(is_cuda)
+
+    def install_cuda_module(self, torch):
+        mapping = self
+        cuda = torch.cuda
+        real_available = cuda.is_available
+
+        class Event:
+            def __init__(self, enable_timing=False, blocking=False, interprocess=False, **_):
+                self.at = None
+
+            def record(self, stream=None):
+                self.at = time.perf_counter()
+
+            def synchronize(self):
+                pass
+
+            def wait(self, stream=None):
+                pass
+
+            def query(self):
+                return True
+
+            def elapsed_time(self, other):
+                if self.at is None or other.at is None:
+                    raise RuntimeError("Both events must be recorded before calculating elapsed time.")
+                return (other.at - self.at) * 1e3
+
+        class Stream:
+            def __init__(self, device=None, priority=0, **_):
+                self.device = torch.device("cpu")
+                self.priority = priority
+                self.cuda_stream = 0
+
+            def wait_stream(self, other):
+                pass
+
+            def wait_event(self, event):
+                pass
+
+            def record_event(self, event=None):
+                event = event or Event()
+                event.record(self)
+                return event
+
+            def synchronize(self):
+                pass
+
+            def query(self):
+                return True
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+        default_stream = Stream()
+
+        class CUDAGraph:
+            def __init__(self, *a, **k):
+                pass
+
+            def capture_begin(self, *a, **k):
+                raise RuntimeError(UNSUPPORTED_GRAPH)
+
+            def capture_end(self):
+                raise RuntimeError(UNSUPPORTED_GRAPH)
+
+            def replay(self):
+                raise RuntimeError(UNSUPPORTED_GRAPH)
+
+            def reset(self):
+                pass
+
+            def pool(self):
+                return (0, 0)
+
+        class graph:
+            def __init__(self, *a, **k):
+                pass
+
+            def __enter__(self):
+                mapping.notes.append("the solution tried to capture a CUDA graph (refused on CPU)")
+                raise RuntimeError(UNSUPPORTED_GRAPH)
+
+            def __exit__(self, *exc):
+                return False
+
+        props = types.SimpleNamespace(
+            name=DEVICE_NAME, major=CAPABILITY[0], minor=CAPABILITY[1], multi_processor_count=SM_COUNT,
+            total_memory=TOTAL_MEMORY, L2_cache_size=L2_CACHE, warp_size=32, max_threads_per_multi_processor=2048,
+            max_threads_per_block=1024, regs_per_multiprocessor=65536, shared_memory_per_block=49152,
+            shared_memory_per_block_optin=SHARED_MEMORY_PER_BLOCK,
+            shared_memory_per_multiprocessor=233472, is_integrated=False, is_multi_gpu_board=False,
+            gcnArchName="", uuid="00000000-0000-0000-0000-000000000000", clock_rate=1980000,
+            memory_clock_rate=2619000, memory_bus_width=5120)
+
+        def is_available():
+            return True if mapping.from_solution() else real_available()
+
+        fake = {
+            "is_available": is_available,
+            "is_initialized": lambda: True,
+            "_lazy_init": lambda: None,
+            "init": lambda: None,
+            "device_count": lambda: 1,
+            "current_device": lambda: 0,
+            "set_device": lambda device: None,
+            "device": lambda device=None: contextlib.nullcontext(),
+            "device_of": lambda obj: contextlib.nullcontext(),
+            "get_device_name": lambda device=None: DEVICE_NAME,
+            "get_device_capability": lambda device=None: CAPABILITY,
+            "get_device_properties": lambda device=None: props,
+            "get_arch_list": lambda: ["sm_90"],
+            "synchronize": lambda device=None: None,
+            "Stream": Stream,
+            "ExternalStream": Stream,
+            "Event": Event,
+            "current_stream": lambda device=None: default_stream,
+            "default_stream": lambda device=None: default_stream,
+            "set_stream": lambda stream: None,
+            "stream": lambda stream=None: contextlib.nullcontext(stream),
+            "CUDAGraph": CUDAGraph,
+            "graph": graph,
+            "graph_pool_handle": lambda: (0, 0),
+            "make_graphed_callables": lambda callables, *a, **k: callables,
+            "is_current_stream_capturing": lambda: False,
+            "empty_cache": lambda: None,
+            "memory_allocated": lambda device=None: 0,
+            "max_memory_allocated": lambda device=None: 0,
+            "memory_reserved": lambda device=None: 0,
+            "max_memory_reserved": lambda device=None: 0,
+            "reset_peak_memory_stats": lambda device=None: None,
+            "reset_max_memory_allocated": lambda device=None: None,
+            "mem_get_info": lambda device=None: (TOTAL_MEMORY, TOTAL_MEMORY),
+            # torch.manual_seed itself calls these: the CPU generator, which mapped "cuda" tensors
+            # draw from, is seeded there already.
+            "manual_seed": lambda seed: None,
+            "manual_seed_all": lambda seed: None,
+            "seed": lambda: None,
+            "seed_all": lambda: None,
+            "initial_seed": lambda: torch.initial_seed(),
+            "get_rng_state": lambda device="cuda": torch.get_rng_state(),
+            "set_rng_state": lambda state, device="cuda": torch.set_rng_state(state),
+        }
+        for name, value in fake.items():
+            setattr(cuda, name, value)
+        if hasattr(cuda, "graphs"):
+            cuda.graphs.CUDAGraph, cuda.graphs.graph = CUDAGraph, graph
+            cuda.graphs.is_current_stream_capturing = fake["is_current_stream_capturing"]
+        nvtx = types.SimpleNamespace(range_push=lambda *a, **k: 0, range_pop=lambda *a, **k: 0,
+                                     mark=lambda *a, **k: None, range=lambda *a, **k: contextlib.nullcontext())
+        cuda.nvtx = nvtx
+        self.fake_stream, self.fake_event = Stream, Event
+
+    # ------------------------------------------------------------------ Triton
+    def install_triton(self):
+        import triton  # noqa: F401
+        import triton.runtime.driver  # noqa: F401  (the module; `triton.runtime.driver` is its object)
+
+        driver_config = sys.modules["triton.runtime.driver"].driver
+        self.triton = True
+        props = {"max_shared_mem": SHARED_MEMORY_PER_BLOCK, "max_num_regs": 65536,
+                 "multiprocessor_count": SM_COUNT, "warpSize": 32, "sm_clock_rate": 1980000,
+                 "mem_clock_rate": 2619000, "mem_bus_width": 5120}
+        try:
+            from triton.backends.compiler import GPUTarget
+            target = GPUTarget("cuda", CAPABILITY[0] * 10 + CAPABILITY[1], 32)
+        except Exception:
+            target = types.SimpleNamespace(backend="cuda", arch=90, warp_size=32)
+
+        def benchmarker(fn, *a, quantiles=None, **k):
+            return [1.0, 1.0, 1.0] if quantiles else 1.0
+
+        import torch
+
+        class Driver:
+            """Answers what solutions and the autotuner ask the active driver."""
+
+            utils = types.SimpleNamespace(get_device_properties=lambda device=0: dict(props))
+
+            def is_active(self):
+                return True
+
+            def get_current_device(self):
+                return 0
+
+            def set_current_device(self, device):
+                pass
+
+            def get_current_stream(self, device=None):
+                return 0
+
+            def get_current_target(self):
+                return target
+
+            def get_active_torch_device(self):
+                return torch.device("cpu")
+
+            def get_device_interface(self):
+                return torch.cuda
+
+            def get_benchmarker(self):
+                return benchmarker
+
+            def get_empty_cache_for_benchmark(self):
+                return torch.empty(1)
+
+            def clear_cache(self, cache):
+                pass
+
+            def map_python_to_cpp_type(self, ty):
+                return ty
+
+        driver_config.set_active(Driver())
+        try:
+            import triton.testing as testing
+            testing.do_bench = benchmarker
+            testing.do_bench_cudagraph = benchmarker
+        except Exception:
+            pass
+        self.install_autotuner()
+        self.install_tf32_dot()
+        self.count_launches()
+
+    def count_launches(self):
+        """Counts interpreted kernel launches (direct and autotuned ones all run a GridExecutor),
+        so the report says whether anything actually ran interpreted."""
+        try:
+            from triton.runtime.interpreter import GridExecutor
+        except Exception:
+            return
+        mapping = self
+        original = GridExecutor.__call__
+
+        def call(self_, *args, **kwargs):
+            mapping.launches += 1
+            return original(self_, *args, **kwargs)
+
+        GridExecutor.__call__ = call
+
+    def install_autotuner(self):
+        try:
+            from triton.runtime.autotuner import Autotuner
+        except Exception:
+            return
+
+        def block_volume(config):
+            volume = 1
+            for value in getattr(config, "kwargs", {}).values():
+                if isinstance(value, int) and not isinstance(value, bool) and value > 1:
+                    volume *= value
+            return volume
+
+        def bench(self_, *args, config, **meta):
+            # Not timed: the largest blocks interpret fastest, and every config computes the same.
+            t = 1.0 / block_volume(config)
+            return [t, t, t]
+
+        Autotuner._bench = bench
+
+    def install_tf32_dot(self):
+        try:
+            import numpy as np
+            from triton.runtime import interpreter
+            import triton.language as tl
+        except Exception:
+            return
+        builder_cls = getattr(interpreter, "InterpreterBuilder", None)
+        if builder_cls is None or not hasattr(builder_cls, "create_dot"):
+            return
+        original = builder_cls.create_dot
+
+        def to_tf32(data):
+            # Round to nearest (ties to even) at TF32's 10 mantissa bits, as the tensor cores read fp32.
+            bits = np.ascontiguousarray(data, dtype=np.float32).view(np.uint32)
+            rounded = (bits + np.uint32(0xFFF) + ((bits >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
+            finite = np.isfinite(data)
+            return np.where(finite, rounded.view(np.float32), data).astype(np.float32)
+
+        def widen_bf16(handle):
+            # The interpreter keeps bf16 as raw 16-bit patterns and would matmul the bits.
+            if handle.dtype == tl.bfloat16:
+                bits = np.ascontiguousarray(handle.data).view(np.uint16).astype(np.uint32) << np.uint32(16)
+                return interpreter.TensorHandle(bits.view(np.float32), tl.float32)
+            return handle
+
+        def create_dot(self_, a, b, d, input_precision, max_num_imprecise_acc):
+            a, b = widen_bf16(a), widen_bf16(b)
+            precision = str(input_precision).upper()
+            if (a.dtype == tl.float32 and b.dtype == tl.float32 and "TF32" in precision and "X3" not in precision):
+                a = interpreter.TensorHandle(to_tf32(a.data), a.dtype)
+                b = interpreter.TensorHandle(to_tf32(b.data), b.dtype)
+            return original(self_, a, b, d, input_precision, max_num_imprecise_acc)
+
+        builder_cls.create_dot = create_dot

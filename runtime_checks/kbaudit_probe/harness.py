@@ -1,0 +1,391 @@
+"""Loading the reference and the solution, calling them, and reporting probe results."""
+import builtins
+import copy
+import importlib.util
+import math
+import os
+import re
+import sys
+import time
+
+from . import sizing
+from .numerics import clone_inputs, floor_of, map_inputs, relative_error
+
+# Every input the solution is called with is kept alive (up to this many bytes), so no address it
+# saw comes back to it with other contents: an output cache keyed on pointers then shows up in
+# the memoization probe (which rewrites inputs in place) and not as wrong values in the others.
+KEEP_INPUT_BYTES = {"cpu": 1 << 30, "cuda": 4 << 30}
+
+# A solution that fails to load with one of these in the error, on a machine without CUDA, was
+# written for a GPU: the probe is unavailable here rather than the solution broken.
+DEVICE_WORDS = re.compile(r"cuda|nvcc|triton|nvidia|\bgpu\b|cudnn|cublas|interpret", re.IGNORECASE)
+
+INTERPRETER_DEVICE = "cpu (triton interpreter)"
+
+
+class SetupError(Exception):
+    """Loading failed; `stage` says whose fault: reference (the probe cannot run here) or solution."""
+
+    def __init__(self, stage, error):
+        super().__init__("%s: %s" % (type(error).__name__, str(error)[:400]))
+        self.stage = stage
+
+
+class OutOfTime(Exception):
+    """The probe's own time budget is spent; the remaining probes say so instead of running."""
+
+
+def load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Harness:
+    def __init__(self, args, events, mapping=None):
+        import torch
+
+        self.torch = torch
+        self.args = args
+        self.events = events
+        self.mapping = mapping
+        self.results = []
+        self.device = args.device
+        self.seeds = [int(s) for s in args.seeds.split(",") if s != ""] or [0]
+        if mapping is not None and len(self.seeds) > 2:
+            # Interpreted calls are slow: two seeds still tell a stored result from a computed one.
+            self.seeds = self.seeds[:2]
+        self.sol_calls = 0
+        self.kept, self.kept_bytes = [], 0
+        self.started = time.monotonic()
+        self.deadline = self.started + args.budget if args.budget > 0 else math.inf
+        self.shape_label = "default"
+        self.notes = []
+
+    @property
+    def interpreted(self):
+        return self.mapping is not None
+
+    def device_label(self):
+        if self.mapping is not None and self.mapping.triton and self.mapping.launches:
+            return INTERPRETER_DEVICE
+        return self.device
+
+    def time_left(self):
+        return self.deadline - time.monotonic()
+
+    # ------------------------------------------------------------------ setup
+    def setup(self):
+        """Loads both modules, then builds and smoke-tests the models at the first shape of the
+        plan that works. Raises SetupError naming whose code failed: a reference that cannot run
+        on this device makes the probe unavailable, a solution that cannot be imported or built
+        aborts it."""
+        torch = self.torch
+        stage = "reference"
+        try:
+            self.ref_mod = load_module(os.path.join(self.args.problem, "reference.py"), "reference")
+            self.ref_cls = getattr(self.ref_mod, "Model")
+            # The baseline for the global-state probe: after the reference, before the solution.
+            self.state_before_import = self.global_state()
+            stage = "solution"
+            # Sidecar modules next to solution.py import as they would beside it in the harness.
+            sys.path.insert(0, self.args.run)
+            self.events.watching = True
+            self.sol_mod = load_module(os.path.join(self.args.run, "solution.py"), "solution")
+            self.state_after_import = self.global_state()
+            self.sol_cls = getattr(self.sol_mod, "ModelNew", None) or getattr(self.sol_mod, "Model")
+            self.entry = "forward"
+            for name in ("forward", "step"):
+                if name in vars(self.ref_cls):
+                    self.entry = name
+                    break
+        except BaseException as e:  # SystemExit from the solution's import is its failure too
+            raise SetupError(self.classify(stage, e), e) from e
+        if self.interpreted:
+            watching, self.events.watching = self.events.watching, False
+            try:
+                plan, why = sizing.interpreter_plan(self.args.problem, self.ref_mod, load_module)
+            finally:
+                self.events.watching = watching
+            if why:
+                self.notes.append("shapes: " + why)
+        else:
+            plan = [("default", {})]
+        failure = None
+        for label, shape in plan:
+            try:
+                self.apply_shape(shape)
+                self.build_and_smoke()
+                self.shape_label = sizing.label_of(shape)
+                if shape:
+                    self.notes.append("ran at shape %s (%s) to fit the interpreter" % (self.shape_label, label))
+                return
+            except SetupError as e:
+                failure = e
+                if shape and e.stage in ("solution", "solution-on-device", "reference"):
+                    self.notes.append("shape %s failed: %s" % (sizing.label_of(shape), str(e)[:160]))
+                    continue
+                raise
+        raise failure
+
+    def apply_shape(self, shape):
+        """Sets the reference's (and the solution's same-named) integer constants; {} restores
+        the defaults."""
+        if not hasattr(self, "default_constants"):
+            self.default_constants = {}
+        for key, value in self.default_constants.items():
+            setattr(self.ref_mod, key, value[0])
+            if value[1] is not None:
+                setattr(self.sol_mod, key, value[1])
+        for key, value in shape.items():
+            sol_value = getattr(self.sol_mod, key, None)
+            self.default_constants.setdefault(key, (getattr(self.ref_mod, key),
+                                                    sol_value if isinstance(sol_value, int) else None))
+            setattr(self.ref_mod, key, value)
+            if self.default_constants[key][1] is not None:
+                setattr(self.sol_mod, key, value)
+
+    def init_inputs(self):
+        return list(self.ref_mod.get_init_inputs()) if hasattr(self.ref_mod, "get_init_inputs") else []
+
+    def build_models(self):
+        """A fresh (reference, solution) pair from get_init_inputs(), the solution given the
+        reference's weights; the reference is built first, under the first seed, as harnesses do."""
+        torch = self.torch
+        stage = "reference"
+        try:
+            init = self.init_inputs()
+            torch.manual_seed(self.seeds[0])
+            ref = self.ref_cls(*copy.deepcopy(init))
+            stage = "solution"
+            torch.manual_seed(self.seeds[0])
+            sol = self.sol_cls(*copy.deepcopy(init))
+            self.missing_keys = self.copy_weights(ref, sol)
+            sol = sol.to(self.device_torch()).eval()
+            stage = "reference"
+            ref = ref.to(self.device_torch()).eval()
+        except BaseException as e:
+            raise SetupError(self.classify(stage, e), e) from e
+        return ref, sol
+
+    def device_torch(self):
+        return "cuda" if self.device == "cuda" else "cpu"
+
+    def build_and_smoke(self):
+        # One call of each before any probe: a reference that cannot run here makes every probe
+        # meaningless, and so does a solution written for a GPU on a machine without one. The
+        # inputs stay alive for the whole run, so their addresses never come back to the
+        # solution with other contents.
+        self.ref, self.sol = self.build_models()
+        stage = "reference"
+        try:
+            self.smoke_inputs = self.inputs(self.seeds[0])
+            self.call(self.ref, clone_inputs(self.smoke_inputs))
+            self.choose_oracle()
+            stage = "solution" if self.device == "cuda" else "solution-on-device"
+            self.call(self.sol, self.smoke_inputs)
+        except BaseException as e:
+            raise SetupError(self.classify(stage, e), e) from e
+
+    def classify(self, stage, e):
+        if stage == "solution" and (isinstance(e, ModuleNotFoundError) or
+                                    (self.device != "cuda" and DEVICE_WORDS.search(str(e)))):
+            return "solution-on-device"  # it needs a module or a GPU this machine lacks
+        return stage
+
+    def copy_weights(self, src, dst):
+        """The solution gets the reference's weights where names and shapes match; returns the
+        reference's keys it could not place (a lenient strict=False load hides them)."""
+        torch = self.torch
+        dst_state = dst.state_dict()
+        missing = []
+        with torch.no_grad():
+            for name, value in src.state_dict().items():
+                if name in dst_state and dst_state[name].shape == value.shape:
+                    dst_state[name].copy_(value)
+                else:
+                    missing.append(name)
+        return missing
+
+    def inputs(self, seed):
+        torch = self.torch
+        torch.manual_seed(seed)
+        watching, self.events.watching = self.events.watching, False  # the reference's code
+        try:
+            raw = list(self.ref_mod.get_inputs())
+        finally:
+            self.events.watching = watching
+        return map_inputs(raw, lambda t: t.to(self.device_torch()))
+
+    def call(self, model, inputs):
+        torch = self.torch
+        if model is self.sol:
+            self.sol_calls += 1
+            self.keep(inputs)
+        # Only the solution is watched: a warning raised in the reference makes the warnings
+        # module read reference.py's source, which is not the solution reading a grader file.
+        watching = self.events.watching
+        self.events.watching = watching and model is self.sol
+        try:
+            with torch.no_grad():
+                out = getattr(model, self.entry)(*inputs)
+            if self.device == "cuda":
+                torch.cuda.synchronize()
+        finally:
+            self.events.watching = watching
+        return out
+
+    def keep(self, inputs):
+        size = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, self.torch.Tensor))
+        if self.kept_bytes + size <= KEEP_INPUT_BYTES.get(self.device_torch(), 1 << 30):
+            self.kept.append(inputs)
+            self.kept_bytes += size
+
+    def choose_oracle(self):
+        """The widest copy of the reference that runs: float64, else float32 (a reference that
+        casts some operands itself, `w.to(torch.bfloat16) @ x`, cannot run widened), else the
+        reference as it is; the notes say which when it is not float64."""
+        torch = self.torch
+        failures = []
+        for dtype in (torch.float64, torch.float32, None):
+            self.oracle_dtype = dtype
+            try:
+                self.oracle_model = self.make_oracle(self.ref)
+                self.oracle(self.smoke_inputs)
+            except Exception as e:
+                failures.append("%s: %s: %s" % (dtype or "as is", type(e).__name__, str(e)[:100]))
+                continue
+            if failures:
+                self.notes.append("oracle: the reference in %s (%s)" % (
+                    str(dtype).replace("torch.", "") if dtype else "its own precision", "; ".join(failures)))
+            return
+        raise RuntimeError("the reference does not run: " + "; ".join(failures))
+
+    def make_oracle(self, ref):
+        model = copy.deepcopy(ref)
+        return model.to(self.oracle_dtype) if self.oracle_dtype is not None else model
+
+    def oracle(self, inputs, model=None):
+        dtype = getattr(self, "oracle_dtype", self.torch.float64)
+        wide = map_inputs(inputs, lambda t: t.to(dtype) if t.is_floating_point() and dtype is not None else t.clone())
+        return self.call(model or self.oracle_model, wide)
+
+    def global_state(self):
+        torch = self.torch
+        import time as time_module
+
+        state = {
+            "cuda.matmul.allow_tf32": torch.backends.cuda.matmul.allow_tf32,
+            "cudnn.allow_tf32": torch.backends.cudnn.allow_tf32,
+            "float32_matmul_precision": torch.get_float32_matmul_precision(),
+            "default_dtype": str(torch.get_default_dtype()),
+            "allow_fp16_reduced_precision_reduction":
+                torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+        }
+        callables = {
+            "torch.allclose": torch.allclose, "torch.equal": torch.equal, "torch.isclose": torch.isclose,
+            "torch.testing.assert_close": torch.testing.assert_close,
+            "torch.cuda.synchronize": torch.cuda.synchronize, "torch.cuda.Event": torch.cuda.Event,
+            "torch.Tensor.__eq__": torch.Tensor.__eq__, "torch.Tensor.allclose": torch.Tensor.allclose,
+            "torch.manual_seed": torch.manual_seed, "time.perf_counter": time_module.perf_counter,
+            "time.time": time_module.time, "time.monotonic": time_module.monotonic,
+            "builtins.print": builtins.print,
+        }
+        for name, fn in callables.items():
+            state[name] = "callable@%x" % id(fn)
+        return state
+
+    # ------------------------------------------------------------------ reporting
+    def report(self, name, status, rule="", reason="", **numbers):
+        clean = {}
+        for k, v in numbers.items():
+            if isinstance(v, float) and (math.isinf(v) or math.isnan(v)):
+                v = 1e300 if v > 0 or math.isnan(v) else -1e300
+            clean[k] = v
+        self.results.append({"name": name, "status": status, "rule": rule, "reason": reason, "numbers": clean})
+
+    def run_probe(self, name, fn):
+        if self.time_left() <= 0:
+            if any(r["name"] == name for r in self.results):
+                return
+            self.report(name, "skipped", reason="the probe's time budget (%d s) ran out before this probe%s" % (
+                self.args.budget, " under the Triton interpreter" if self.interpreted else ""))
+            return
+        try:
+            fn(self)
+        except BaseException as e:  # a probe that breaks (or a sys.exit in forward) says why
+            self.report(name, "error", reason="%s: %s" % (type(e).__name__, str(e)[:300]))
+
+    # ------------------------------------------------------------------ shared measurements
+    def errors(self, inputs):
+        """(solution error, honest reference error, reference output) against the float64 oracle."""
+        oracle = self.oracle(inputs)
+        ref_out = self.call(self.ref, clone_inputs(inputs))
+        sol_out = self.call(self.sol, clone_inputs(inputs))
+        self.last_sol_out = sol_out
+        return relative_error(sol_out, oracle), relative_error(ref_out, oracle), ref_out
+
+    def floor(self, ref_out):
+        return floor_of(ref_out)
+
+    def poison_allocations(self):
+        """Replaces torch.empty and friends with versions that fill the new tensor with NaN (or
+        0x5A for integers), and on CUDA first fills the caching allocator's free blocks the same
+        way; returns the function that undoes it."""
+        torch = self.torch
+        factories = ("empty", "empty_like", "empty_strided")
+        saved = {name: getattr(torch, name) for name in factories}
+        saved_new_empty = torch.Tensor.new_empty
+
+        def poison(t):
+            if t.is_floating_point():
+                t.fill_(float("nan"))
+            elif t.dtype != torch.bool:
+                t.fill_(0x5A)
+            return t
+
+        def wrap(fn):
+            return lambda *a, **k: poison(fn(*a, **k))
+
+        def restore():
+            for name in factories:
+                setattr(torch, name, saved[name])
+            torch.Tensor.new_empty = saved_new_empty
+
+        for name in factories:
+            setattr(torch, name, wrap(saved[name]))
+        torch.Tensor.new_empty = lambda self_, *a, **k: poison(saved_new_empty(self_, *a, **k))
+        if self.device == "cuda":
+            # Freed blocks of the caching allocator come back to at::empty: fill them too.
+            blocks = [torch.full((64 << 20,), float("nan"), device="cuda") for _ in range(4)]
+            del blocks
+        return restore
+
+    # ------------------------------------------------------------------ the run
+    def run(self):
+        from .probes import accuracy, context, kernels, memory, parameters
+
+        # call_count's first phase comes first, so its count starts at the solution's first call,
+        # and caller_context next, before any copy the solution saw has been freed; call_count's
+        # verdict comes after every other probe has added calls.
+        for name, fn in (("call_count", context.call_count), ("caller_context", context.caller_context),
+                         ("differential", accuracy.differential), ("adversarial", accuracy.adversarial),
+                         ("other_shapes", accuracy.other_shapes), ("memoization", memory.memoization),
+                         ("aliasing", memory.aliasing), ("global_state", context.global_state),
+                         ("uninitialized_output", memory.uninitialized),
+                         ("parameters", parameters.perturbation),
+                         ("kernel_ablation", kernels.ablation), ("timing", kernels.timing),
+                         ("call_count", context.call_count_late)):
+            self.run_probe(name, fn)
+        self.reconcile()
+
+    def reconcile(self):
+        """One cause, one rule: output left unwritten (MEM002) also makes the differential
+        probe's error huge, but that is not a precision loss."""
+        found = {r["name"]: r for r in self.results if r["status"] == "finding"}
+        diff = found.get("differential")
+        if "uninitialized_output" in found and diff is not None and diff["rule"] == "PREC001":
+            diff["rule"] = ""
+            diff["reason"] += "; explained by the uninitialized output (MEM002), not a precision loss"

@@ -1,0 +1,89 @@
+"""Memory: stored results, outputs aliasing inputs, outputs left unwritten."""
+from ..numerics import ERROR_RATIO_LIMIT, clone_inputs, relative_error, tensors_of
+
+
+def memoization(h):
+    torch = h.torch
+    inputs = h.inputs(h.seeds[0])
+    floats = [t for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
+    if not floats:
+        h.report("memoization", "skipped", reason="no floating-point input to rewrite in place")
+        return
+    first = h.call(h.sol, inputs)
+    first = [t.clone() for t in tensors_of(first)]
+    torch.manual_seed(12345)
+    with torch.no_grad():
+        for t in floats:
+            # Through .data so the tensor keeps its identity, pointer and _version.
+            # (In fp32 and back: fp8 inputs have no random or arithmetic kernels on CPU.)
+            t.data.copy_((torch.randn(t.shape, device=t.device) * (t.float().abs().mean() + 1)).to(t.dtype))
+    second = h.call(h.sol, inputs)
+    expected = h.oracle(inputs)
+    err_new = relative_error(second, expected)
+    stale = relative_error(second, first)
+    # The same values in new tensors: an identity-keyed cache computes these afresh.
+    fresh_err, ref_err, ref_out = h.errors(inputs)
+    limit = ERROR_RATIO_LIMIT * max(ref_err, h.floor(ref_out))
+    if err_new > limit and stale <= limit and fresh_err > limit:
+        h.report("memoization", "finding", "",
+                 "after the inputs were rewritten in place the solution returned its previous output, and "
+                 "it is as wrong on a fresh copy of them: a stored result whatever the inputs, not a cache "
+                 "keyed on their identity", error_vs_new_inputs=err_new, distance_to_previous=stale,
+                 fresh_copy_error=fresh_err)
+    elif err_new > limit and stale <= limit:
+        h.report("memoization", "finding", "MEM001",
+                 "after the inputs were rewritten in place (same objects, same pointers) the solution "
+                 "returned its previous output", error_vs_new_inputs=err_new, distance_to_previous=stale)
+    else:
+        h.report("memoization", "passed", "MEM001", error_vs_new_inputs=err_new)
+
+
+def storages(tensors):
+    spans = []
+    for t in tensors:
+        try:
+            s = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+            size = s.nbytes() if hasattr(s, "nbytes") else s.size() * s.element_size()
+            spans.append((s.data_ptr(), s.data_ptr() + size))
+        except Exception:
+            pass
+    return spans
+
+
+def aliasing(h):
+    inputs = h.inputs(h.seeds[0])
+    before = clone_inputs(inputs)
+    ref_inputs = clone_inputs(inputs)
+    h.call(h.ref, ref_inputs)
+    ref_mutates = any(relative_error(a, b) > 0 for a, b in zip(tensors_of(ref_inputs), tensors_of(before)))
+    out = h.call(h.sol, inputs)
+    outs = tensors_of(out)
+    owned = tensors_of(inputs) + list(h.sol.parameters()) + list(h.sol.buffers())
+    spans = storages(owned)
+    shared = [i for i, (lo, hi) in enumerate(storages(outs)) if any(lo < e and b < hi for b, e in spans) and lo != 0]
+    mutated = any(relative_error(a, b) > 0 for a, b in zip(tensors_of(inputs), tensors_of(before)))
+    if shared:
+        h.report("aliasing", "finding", "MEM003", "output %s shares storage with an input or parameter" % shared[0])
+    elif mutated and not ref_mutates:
+        h.report("aliasing", "finding", "MEM003", "the solution modified its inputs; the reference does not")
+    else:
+        h.report("aliasing", "passed", "MEM003")
+
+
+def uninitialized(h):
+    torch = h.torch
+    inputs = h.inputs(h.seeds[0])
+    restore = h.poison_allocations()
+    try:
+        out = h.call(h.sol, inputs)
+    finally:
+        restore()
+    ref_out = h.call(h.ref, clone_inputs(inputs))
+    poisoned = any(bool(torch.isnan(o).any()) and not bool(torch.isnan(r).any())
+                   for o, r in zip(tensors_of(out), tensors_of(ref_out)) if o.is_floating_point())
+    if poisoned:
+        h.report("uninitialized_output", "finding", "MEM002",
+                 "the output contains the sentinel written into freshly allocated memory")
+    else:
+        note = "" if h.device == "cuda" else "on CPU only Python-side allocations are poisoned"
+        h.report("uninitialized_output", "passed", "MEM002", reason=note)
