@@ -16,10 +16,8 @@ On a machine without CUDA the probe maps, for the whole child process:
 * Triton: `TRITON_INTERPRET=1` before Triton is imported; a stand-in driver answers device,
   target and property queries; the autotuner does not time configurations (the interpreter's
   time says nothing about the GPU's) and takes the one with the largest blocks, which
-  interprets fastest; `tl.dot` on fp32 operands with the default `tf32` input precision
-  rounds its operands to TF32 as the tensor cores do (the interpreter would compute in full fp32
-  and hide the precision loss), and on bf16 operands computes with their values (Triton 3.5's
-  interpreter multiplies their raw bit patterns).
+  interprets fastest; and `interpreter_numerics` makes bf16 arithmetic and TF32 dots compute
+  what the GPU computes.
 """
 import contextlib
 import os
@@ -356,7 +354,9 @@ class Mapping:
         except Exception:
             pass
         self.install_autotuner()
-        self.install_tf32_dot()
+        from . import interpreter_numerics
+
+        interpreter_numerics.install()
         self.count_launches()
 
     def count_launches(self):
@@ -394,39 +394,3 @@ class Mapping:
             return [t, t, t]
 
         Autotuner._bench = bench
-
-    def install_tf32_dot(self):
-        try:
-            import numpy as np
-            from triton.runtime import interpreter
-            import triton.language as tl
-        except Exception:
-            return
-        builder_cls = getattr(interpreter, "InterpreterBuilder", None)
-        if builder_cls is None or not hasattr(builder_cls, "create_dot"):
-            return
-        original = builder_cls.create_dot
-
-        def to_tf32(data):
-            # Round to nearest (ties to even) at TF32's 10 mantissa bits, as the tensor cores read fp32.
-            bits = np.ascontiguousarray(data, dtype=np.float32).view(np.uint32)
-            rounded = (bits + np.uint32(0xFFF) + ((bits >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
-            finite = np.isfinite(data)
-            return np.where(finite, rounded.view(np.float32), data).astype(np.float32)
-
-        def widen_bf16(handle):
-            # The interpreter keeps bf16 as raw 16-bit patterns and would matmul the bits.
-            if handle.dtype == tl.bfloat16:
-                bits = np.ascontiguousarray(handle.data).view(np.uint16).astype(np.uint32) << np.uint32(16)
-                return interpreter.TensorHandle(bits.view(np.float32), tl.float32)
-            return handle
-
-        def create_dot(self_, a, b, d, input_precision, max_num_imprecise_acc):
-            a, b = widen_bf16(a), widen_bf16(b)
-            precision = str(input_precision).upper()
-            if (a.dtype == tl.float32 and b.dtype == tl.float32 and "TF32" in precision and "X3" not in precision):
-                a = interpreter.TensorHandle(to_tf32(a.data), a.dtype)
-                b = interpreter.TensorHandle(to_tf32(b.data), b.dtype)
-            return original(self_, a, b, d, input_precision, max_num_imprecise_acc)
-
-        builder_cls.create_dot = create_dot

@@ -272,7 +272,8 @@ INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
                                            std::make_pair("honest_gelu", "tiny_gelu"),
                                            std::make_pair("honest_triton_softmax", "tiny_softmax"),
                                            std::make_pair("honest_triton_gemm", "tiny_gemm"),
-                                           std::make_pair("honest_triton_layernorm", "tiny_layernorm")),
+                                           std::make_pair("honest_triton_layernorm", "tiny_layernorm"),
+                                           std::make_pair("honest_triton_bf16_rmsnorm", "tiny_bf16_rmsnorm")),
                          [](const auto &p) { return p.param.first; });
 
 // ---------------------------------------------------------------- one hack per probe
