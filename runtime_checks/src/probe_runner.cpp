@@ -161,6 +161,20 @@ private:
   unsigned uid_ = 0;
 };
 
+/// The first directory above `path` (lexically: a venv's bin/python is a symlink, and its
+/// site-packages lie beside it) that other users cannot search, or "" when there is none.
+std::string firstClosedAncestor(const fs::path &path) {
+  const fs::path absolute = fs::absolute(path).lexically_normal();
+  for (fs::path dir = absolute.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH))
+      return dir.string();
+    if (dir == dir.root_path())
+      break;
+  }
+  return "";
+}
+
 bool cudaPresent() {
   std::error_code ec;
   return fs::exists("/dev/nvidia0", ec) || fs::exists("/dev/nvidiactl", ec);
@@ -300,7 +314,13 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   req.stdinData = secret + "\n";
   req.workdir = root;
   std::optional<UidLease> lease;
-  if (::geteuid() == 0) {
+  // The unprivileged uid must be able to reach the interpreter's environment (a .venv inside a
+  // checkout under a 0700 directory is not): otherwise the probe runs as root and says so.
+  const std::string unreachable = ::geteuid() == 0 ? firstClosedAncestor(options.python) : "";
+  if (!unreachable.empty())
+    report.isolation.push_back("uid not changed: " + unreachable + " is not searchable by other users, so an "
+                               "unprivileged uid could not run " + options.python.string());
+  if (::geteuid() == 0 && unreachable.empty()) {
     lease.emplace();
     if (!lease->uid()) {
       report.reason = std::string("no free uid in 61000-64999 to run the probe as (each running probe holds one, "
@@ -336,7 +356,7 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     req.env["CUDA_VISIBLE_DEVICES"] = v;
 
   const SandboxResult run = runSandboxed(req);
-  report.isolation = run.isolation;
+  report.isolation.insert(report.isolation.end(), run.isolation.begin(), run.isolation.end());
   report.seconds = static_cast<double>(run.elapsed.count()) / 1000.0;
   std::string why;
   if (!run.started) {

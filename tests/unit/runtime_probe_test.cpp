@@ -362,6 +362,26 @@ TEST(RuntimeProbe, StackSniffingDoesNotReadTheRealGraderFiles) {
   EXPECT_TRUE(r.events.empty()) << describe(r);
 }
 
+TEST(RuntimeProbe, KeepsRootWhenTheInterpreterIsUnreachableForOtherUsers) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "only root hands the probe an unprivileged uid";
+  // An interpreter below a 0700 directory: the unprivileged uid could not even start it, so the
+  // probe keeps root and the isolation notes say why (whatever the run's outcome).
+  TempDir dir;
+  fs::permissions(dir.path(), fs::perms::owner_all, fs::perm_options::replace);
+  fs::create_directories(dir / "env" / "bin");
+  fs::create_symlink("/bin/sh", dir / "env" / "bin" / "python");
+  runtime::ProbeOptions options;
+  options.python = dir / "env" / "bin" / "python";
+  options.limits.wall = 5s;
+  const runtime::RuntimeReport r =
+      runtime::runProbes(solutionDir("honest_softmax"), problems::loadProblem(problemDir("tiny_softmax")), options);
+  bool noted = false;
+  for (const std::string &i : r.isolation)
+    noted |= i.find("uid not changed") != std::string::npos && i.find(dir.path().string()) != std::string::npos;
+  EXPECT_TRUE(noted) << describe(r);
+}
+
 TEST(RuntimeProbe, TheReferencesOwnFileReadsAreNotTheSolutions) {
   REQUIRE_TORCH();
   // A warning raised in the reference makes Python read reference.py's source line to print it;
