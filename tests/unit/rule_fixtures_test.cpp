@@ -117,6 +117,47 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
                                      << fx.rule;
 }
 
+// Python reads CRLF and lone CR as newlines: a hacking fixture re-line-ended either way gets
+// the same findings on the same lines (a solution saved with lone CRs once read as clean).
+class RuleFixtureLineEndings : public ::testing::TestWithParam<Fixture> {};
+
+std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx) {
+  const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
+  rules::Selection only;
+  only.select = {fx.rule};
+  const std::optional<problems::ProblemContext> problem = fixtureProblem(kbaudit::test::readFile(fx.path));
+  const rules::RuleResults results =
+      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+  std::vector<std::string> out;
+  for (const rules::Finding &f : results.findings)
+    out.push_back(f.rule + "@" + std::to_string(f.lines.begin) + "-" + std::to_string(f.lines.end) + "/" +
+                  std::to_string(static_cast<int>(f.confidence)));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_P(RuleFixtureLineEndings, SameFindingsWithCrLfAndLoneCr) {
+  const Fixture &fx = GetParam();
+  const std::string text = kbaudit::test::readFile(fx.path);
+  const std::vector<std::string> expected = findingsOf(text, fx);
+  ASSERT_FALSE(expected.empty()) << fx.path.filename() << " is a bad_ fixture with no finding";
+  std::string crlf, cr;
+  for (char c : text) {
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    cr += c == '\n' ? '\r' : c;
+  }
+  EXPECT_EQ(findingsOf(crlf, fx), expected) << fx.path.filename() << " with CRLF line endings";
+  EXPECT_EQ(findingsOf(cr, fx), expected) << fx.path.filename() << " with lone-CR line endings";
+}
+
+std::vector<Fixture> badFixtures() {
+  std::vector<Fixture> out;
+  for (const Fixture &fx : allFixtures())
+    if (fx.path.filename().string().rfind("bad_", 0) == 0)
+      out.push_back(fx);
+  return out;
+}
+
 std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
   std::string name = info.param.rule + "_" + info.param.path.stem().string();
   std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
@@ -124,5 +165,6 @@ std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixture, ::testing::ValuesIn(allFixtures()), fixtureName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixtureLineEndings, ::testing::ValuesIn(badFixtures()), fixtureName);
 
 } // namespace

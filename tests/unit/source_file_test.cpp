@@ -17,18 +17,32 @@ const Diagnostic *find(const SourceFile &f, const std::string &code) {
   return nullptr;
 }
 
-TEST(SourceFile, IndexesLinesAndKeepsThemVerbatim) {
-  const SourceFile f = SourceFile::fromBytes("a = 1\n  b = 2\r\n\nlast");
+TEST(SourceFile, IndexesLinesAsPythonReadsThem) {
+  // Universal newlines: CRLF and a lone CR end a line as LF does, and read as LF.
+  const SourceFile f = SourceFile::fromBytes("a = 1\n  b = 2\r\n\rlast");
   EXPECT_TRUE(f.analyzable());
   ASSERT_EQ(f.lineCount(), 4u);
   EXPECT_EQ(f.line(1), "a = 1");
-  EXPECT_EQ(f.line(2), "  b = 2\r"); // quotes must be byte-exact, so \r stays
+  EXPECT_EQ(f.line(2), "  b = 2");
   EXPECT_EQ(f.line(3), "");
   EXPECT_EQ(f.line(4), "last");
   EXPECT_EQ(f.line(5), "");
-  EXPECT_EQ(f.lines(1, 2), "a = 1\n  b = 2\r\n");
+  EXPECT_EQ(f.lines(1, 2), "a = 1\n  b = 2\n");
   EXPECT_EQ(f.lineOfOffset(0), 1u);
   EXPECT_EQ(f.lineOfOffset(6), 2u);
+  // The lone CR is worth a note (an editor or a reviewer may show the file as one line); the
+  // hash stays the raw bytes'.
+  ASSERT_EQ(f.diagnostics().size(), 1u);
+  EXPECT_EQ(f.diagnostics()[0].code, "line-endings");
+  EXPECT_EQ(f.diagnostics()[0].severity, Diagnostic::Severity::Note);
+  EXPECT_NE(f.sha256(), SourceFile::fromBytes("a = 1\n  b = 2\n\nlast").sha256());
+}
+
+TEST(SourceFile, LoneCrFileHasAllItsLines) {
+  const SourceFile f = SourceFile::fromBytes("import torch\rx = 1\rdef f():\r    return x\r");
+  EXPECT_EQ(f.lineCount(), 4u);
+  EXPECT_EQ(f.line(3), "def f():");
+  EXPECT_TRUE(SourceFile::fromBytes("a\r\nb\r\n").diagnostics().empty()) << "CRLF alone is ordinary";
 }
 
 TEST(SourceFile, TrailingNewlineDoesNotOpenALine) {

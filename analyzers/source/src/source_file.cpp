@@ -93,6 +93,27 @@ SourceFile SourceFile::load(const std::filesystem::path &path) {
   return fromBytes(std::move(bytes), display);
 }
 
+std::size_t normalizeNewlines(std::string &bytes) {
+  if (bytes.find('\r') == std::string::npos)
+    return 0;
+  std::size_t loneCr = 0;
+  std::string out;
+  out.reserve(bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] != '\r') {
+      out += bytes[i];
+    } else if (i + 1 < bytes.size() && bytes[i + 1] == '\n') {
+      out += '\n';
+      ++i;
+    } else {
+      out += '\n';
+      ++loneCr;
+    }
+  }
+  bytes = std::move(out);
+  return loneCr;
+}
+
 SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
   SourceFile f;
   f.name_ = std::move(displayName);
@@ -118,6 +139,16 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
     f.finish();
     return f;
   }
+
+  // Python reads source with universal newlines: CRLF and a lone CR end a line just as LF does,
+  // inside string literals too. Every front end sees the text as Python does, so a file whose
+  // lines end in lone CRs (one physical line to a naive reader) is analysed line by line.
+  // CR and LF never occur inside a multi-byte UTF-8 sequence, so this can run on the bytes.
+  if (const std::size_t loneCr = normalizeNewlines(bytes); loneCr > 0)
+    f.diagnostics_.push_back(Diagnostic{Diagnostic::Severity::Note, "line-endings",
+                                        std::to_string(loneCr) + " line(s) end in a lone CR; read as newlines, as "
+                                                                 "Python reads them",
+                                        f.name_, LineRange{}});
 
   std::string text;
   text.reserve(bytes.size());

@@ -11,6 +11,9 @@ namespace kbaudit {
 
 /// A solution file as checked text: the bytes were read, validated as UTF-8 (invalid
 /// sequences replaced by U+FFFD, with a diagnostic), and indexed by line.
+/// Rewrites CRLF and lone CR line endings as LF, in place; returns how many lone CRs there were.
+std::size_t normalizeNewlines(std::string &bytes);
+
 class SourceFile {
 public:
   /// Reads and checks `path`. Never throws: problems become diagnostics, and an Error
@@ -20,7 +23,8 @@ public:
   static SourceFile fromBytes(std::string bytes, std::string displayName = "solution.py");
 
   const std::string &name() const { return name_; }
-  /// The checked text (valid UTF-8). Line endings are kept as they were.
+  /// The checked text (valid UTF-8), with CRLF and lone CR line endings read as LF, as Python's
+  /// universal newlines read them.
   const std::string &text() const { return text_; }
   /// Hex SHA-256 of the raw bytes, so a baseline can name a submission by content.
   const std::string &sha256() const { return sha256_; }
