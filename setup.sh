@@ -47,7 +47,7 @@ GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
 # along, so the same environment runs on a GPU machine) and the Triton it pins, whose interpreter
 # runs Triton kernels on CPU tensors.
 VENV_DIR=.venv
-VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5)
+VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5 einops==0.8.1)
 
 missing_packages() {
   local p

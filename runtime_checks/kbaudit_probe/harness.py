@@ -219,15 +219,19 @@ class Harness:
             self.events.watching = watching
         return map_inputs(raw, lambda t: t.to(self.device_torch()))
 
-    def call(self, model, inputs):
+    def call(self, model, inputs, solution=False):
+        """One no-grad call of `model`'s entry point; the solution's calls (also a freshly built
+        solution model, `solution=True`) are counted, keep their inputs alive and are watched."""
         torch = self.torch
-        if model is self.sol:
+        solution = solution or model is self.sol
+        if solution:
             self.sol_calls += 1
             self.keep(inputs)
         # Only the solution is watched: a warning raised in the reference makes the warnings
         # module read reference.py's source, which is not the solution reading a grader file.
         watching = self.events.watching
-        self.events.watching = watching and model is self.sol
+        self.events.watching = watching and solution
+        start = time.monotonic()
         try:
             with torch.no_grad():
                 out = getattr(model, self.entry)(*inputs)
@@ -235,6 +239,7 @@ class Harness:
                 torch.cuda.synchronize()
         finally:
             self.events.watching = watching
+        self.call_seconds = max(getattr(self, "call_seconds", 0.0), time.monotonic() - start)
         return out
 
     def keep(self, inputs):
@@ -306,12 +311,18 @@ class Harness:
             clean[k] = v
         self.results.append({"name": name, "status": status, "rule": rule, "reason": reason, "numbers": clean})
 
-    def run_probe(self, name, fn):
-        if self.time_left() <= 0:
+    def run_probe(self, name, fn, calls=1):
+        """Runs one probe unless the budget cannot cover it: `calls` is about how many calls of
+        the slowest model (solution, reference or oracle) it makes."""
+        estimate = calls * getattr(self, "call_seconds", 0.0)
+        left = self.time_left()
+        if left <= estimate or left <= 0:
             if any(r["name"] == name for r in self.results):
                 return
-            self.report(name, "skipped", reason="the probe's time budget (%d s) ran out before this probe%s" % (
-                self.args.budget, " under the Triton interpreter" if self.interpreted else ""))
+            self.report(name, "skipped", reason="the probe's time budget (%d s) would run out during this probe "
+                        "(about %.0f s needed, %.0f s left)%s" % (self.args.budget, estimate, max(left, 0),
+                                                                 " under the Triton interpreter" if self.interpreted
+                                                                 else ""))
             return
         try:
             fn(self)
@@ -370,15 +381,20 @@ class Harness:
         # call_count's first phase comes first, so its count starts at the solution's first call,
         # and caller_context next, before any copy the solution saw has been freed; call_count's
         # verdict comes after every other probe has added calls.
-        for name, fn in (("call_count", context.call_count), ("caller_context", context.caller_context),
-                         ("differential", accuracy.differential), ("adversarial", accuracy.adversarial),
-                         ("other_shapes", accuracy.other_shapes), ("memoization", memory.memoization),
-                         ("aliasing", memory.aliasing), ("global_state", context.global_state),
-                         ("uninitialized_output", memory.uninitialized),
-                         ("parameters", parameters.perturbation),
-                         ("kernel_ablation", kernels.ablation), ("timing", kernels.timing),
-                         ("call_count", context.call_count_late)):
-            self.run_probe(name, fn)
+        # (name, probe, about how many calls of the slowest model it makes: the time budget's guess)
+        seeds = len(self.seeds)
+        for name, fn, calls in (("call_count", context.call_count, 3 * seeds + 12),
+                                ("caller_context", context.caller_context, 7),
+                                ("differential", accuracy.differential, 3 * seeds),
+                                ("adversarial", accuracy.adversarial, 18),
+                                ("other_shapes", accuracy.other_shapes, 18),
+                                ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 2),
+                                ("global_state", context.global_state, 0),
+                                ("uninitialized_output", memory.uninitialized, 2),
+                                ("parameters", parameters.perturbation, 6),
+                                ("kernel_ablation", kernels.ablation, 5), ("timing", kernels.timing, 33),
+                                ("call_count", context.call_count_late, seeds)):
+            self.run_probe(name, fn, calls)
         self.reconcile()
 
     def reconcile(self):

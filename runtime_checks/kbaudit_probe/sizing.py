@@ -6,7 +6,8 @@ shape. Under Triton's interpreter one call at a benchmark shape can take minutes
 the smallest listed shape, shrunk further (largest dimension halved while it stays a multiple of
 16 and at least 128) until the shape's volume fits INTERPRETER_VOLUME; when the solution cannot
 run there (a shape it does not support), the next candidate is tried: the smallest listed
-shape as it is, then the default.
+shape as it is, then the default. Without a usable shapes.py, the reference's upper-case integer
+constants of at least 256 that are multiples of 32 (SEQ_LEN = 1024) are shrunk the same way.
 """
 import math
 import os
@@ -62,7 +63,16 @@ def interpreter_plan(problem_dir, ref_mod, load_module):
     the last entry is the default ({}: the reference's constants as they are)."""
     usable, current, why = listed_shapes(problem_dir, ref_mod, load_module)
     plan = []
-    if usable and volume(current) > INTERPRETER_VOLUME:
+    if not usable:
+        # No usable shapes.py: the reference's own large integer constants (sizes such as
+        # SEQ_LEN = 1024), shrunk the same way; the default follows if the solution fails there.
+        sizes = {k: v for k, v in vars(ref_mod).items()
+                 if k.isupper() and isinstance(v, int) and not isinstance(v, bool) and v >= 2 * MIN_DIMENSION
+                 and v % 32 == 0}
+        shrunk = shrink(sizes)
+        if sizes and shrunk != sizes and volume(sizes) > INTERPRETER_VOLUME:
+            plan.append(("shrunk module constants", {k: v for k, v in shrunk.items() if v != sizes[k]}))
+    elif volume(current) > INTERPRETER_VOLUME:
         smallest = min(usable, key=volume)
         shrunk = shrink(smallest)
         for label, shape in (("shrunk", shrunk), ("smallest listed", smallest)):

@@ -89,8 +89,10 @@ def shape_candidates(h):
     usable = [s for s in usable if s != current]
     if not usable:
         return None, "shapes.py names no reference.py constant with another value"
-    # CPU time grows with the shape: on CPU only shapes up to 8x the current one's size.
-    limit = math.inf if h.device == "cuda" else 8 * max(sizing.volume(current), 1)
+    # CPU time grows with the shape: on CPU only shapes up to 8x the current one's size, under the
+    # Triton interpreter up to 2x (each interpreted program runs in Python).
+    growth = 2 if h.interpreted else 8
+    limit = math.inf if h.device == "cuda" else growth * max(sizing.volume(current), 1)
     usable = sorted((d for d in usable if sizing.volume(d) <= limit), key=sizing.volume)[:2]
     if not usable:
         return None, "every other shape is too large to run on this device within the time limit"

@@ -27,10 +27,10 @@ def launch_switches(h, launches):
 
 
 def ablation(h):
-    """Every Triton launch made a no-op: if forward's output is still right, the authored kernels
-    did not do the work (WRAP001). The inputs come from a seed no other probe uses and fresh
-    allocations are poisoned, so a buffer left over from an earlier call cannot hold the right
-    answer by accident."""
+    """Every Triton launch made a no-op: if a freshly built solution's first output is still right,
+    the authored kernels did not do the work (WRAP001). The inputs come from a seed no other probe
+    uses and fresh allocations are poisoned, so a buffer left over from an earlier call cannot hold
+    the right answer by accident."""
     if h.device != "cuda" and not h.interpreted:
         h.report("kernel_ablation", "skipped", reason="needs CUDA or the Triton interpreter: authored kernels "
                  "cannot run on this CPU")
@@ -42,6 +42,9 @@ def ablation(h):
                  "implemented yet")
         return
     inputs = h.inputs(7919 + h.seeds[0])
+    # A fresh solution model: state an earlier call derived with a kernel (dequantized or packed
+    # weights, a launch plan) is legitimately reused, and must not pass for work done without one.
+    fresh_ref, fresh_sol = h.build_models()
     launches = []
     switches = launch_switches(h, launches)
     saved = [(c, name, c.__dict__.get(name)) for c, name, _ in switches]
@@ -49,7 +52,7 @@ def ablation(h):
     try:
         for c, name, fn in switches:
             setattr(c, name, fn)
-        out = h.call(h.sol, clone_inputs(inputs))
+        out = h.call(fresh_sol, clone_inputs(inputs), solution=True)
     finally:
         for c, name, fn in saved:
             if fn is None:
