@@ -9,6 +9,7 @@
 
 #include <llvm/Support/ThreadPool.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -59,10 +60,12 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   }
   unsigned jobs = 0;
   if (auto j = args->value("jobs")) {
-    try {
-      jobs = static_cast<unsigned>(std::stoul(*j));
-    } catch (const std::exception &) {
-      err << "kbaudit audit: --jobs needs a number\n";
+    // Digits only, 1 to 1024: std::stoul reads "4x" as 4 and "-1" as a huge count.
+    const bool digits = !j->empty() && j->size() <= 4 &&
+                        std::all_of(j->begin(), j->end(), [](char c) { return c >= '0' && c <= '9'; });
+    jobs = digits ? static_cast<unsigned>(std::stoul(*j)) : 0;
+    if (jobs < 1 || jobs > 1024) {
+      err << "kbaudit audit: --jobs needs a whole number from 1 to 1024, not '" << *j << "'\n";
       return kExitUsage;
     }
   }

@@ -47,6 +47,19 @@ bool Selection::enabled(std::string_view id) const {
   return !matches(id, ignore);
 }
 
+std::string Selection::unknownEntry() const {
+  for (const std::vector<std::string> *list : {&select, &ignore})
+    for (const std::string &entry : *list) {
+      if (entry == "ALL" || findRule(entry))
+        continue;
+      const bool category = std::any_of(catalogue().begin(), catalogue().end(),
+                                        [&](const RuleMeta &m) { return m.category == entry; });
+      if (!category)
+        return entry;
+    }
+  return "";
+}
+
 std::string renderMessage(std::string_view tmpl, const MessageVars &vars) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size();) {

@@ -75,6 +75,35 @@ TEST(Cli, SelectAndIgnoreChangeWhatRuns) {
   EXPECT_EQ(kb({"check", (dir / "solution.py").string(), "--select", "PREC,WRAP001"}).code, cli::kExitFlagged);
 }
 
+TEST(Cli, SelectionsThatNameNoRuleAreUsageErrors) {
+  // A gate that selects nothing would pass every submission.
+  TempDir dir;
+  writeFile(dir / "solution.py", kWrapper);
+  const std::string sol = (dir / "solution.py").string();
+  for (const char *bad : {"NOPE999", "wrap001", "W", "WRAP001,BOGUS"}) {
+    const Result r = kb({"check", sol, "--select", bad});
+    EXPECT_EQ(r.code, cli::kExitUsage) << bad;
+    EXPECT_NE(r.err.find("names no rule"), std::string::npos) << r.err;
+    EXPECT_EQ(kb({"check", sol, "--ignore", bad}).code, cli::kExitUsage) << bad;
+  }
+  EXPECT_EQ(kb({"check", sol, "--select", "ALL"}).code, cli::kExitFlagged);
+  // The same from kbaudit.yaml, including a number where a list belongs.
+  for (const char *config : {"select: 5\n", "select: [wrap001]\n", "ignore: [NOPE]\n"}) {
+    writeFile(dir / "kbaudit.yaml", config);
+    const Result r = kb({"check", sol, "--config", (dir / "kbaudit.yaml").string()});
+    EXPECT_EQ(r.code, cli::kExitUsage) << config;
+    EXPECT_NE(r.err.find("kbaudit.yaml"), std::string::npos) << r.err;
+  }
+}
+
+TEST(Cli, AuditJobsMustBeAPositiveWholeNumber) {
+  TempDir runs, out;
+  for (const char *bad : {"-1", "4x", "0", "", "99999", "1e3"})
+    EXPECT_EQ(kb({"audit", runs.path().string(), "--out", out.path().string(), "--jobs", bad}).code, cli::kExitUsage)
+        << "--jobs '" << bad << "'";
+  EXPECT_EQ(kb({"audit", runs.path().string(), "--out", out.path().string(), "--jobs", "2"}).code, cli::kExitClean);
+}
+
 struct BadInput {
   const char *name;
   std::string bytes;

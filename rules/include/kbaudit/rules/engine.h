@@ -14,6 +14,10 @@ struct Selection {
   std::vector<std::string> select;
   std::vector<std::string> ignore;
   bool enabled(std::string_view id) const;
+  /// The first entry of `select` or `ignore` that is neither a rule id (WRAP001), a category
+  /// (WRAP) nor ALL, or "" when every entry names something: a gate whose `--select NOPE999`
+  /// or `select: wrap001` selects nothing must not pass in silence.
+  std::string unknownEntry() const;
 };
 
 /// Runs the selected checks over one solution's facts.
