@@ -174,6 +174,19 @@ void writeEmbeddedSources(Document &doc, const std::vector<EmbeddedSourceInfo> &
   }
 }
 
+/// A list of `- note: "..."` items under `key` (or `key: []`).
+void writeNotes(Document &doc, const char *key, const std::vector<std::string> &notes) {
+  if (notes.empty()) {
+    doc.raw(4, key, "[]");
+    return;
+  }
+  doc.open(4, key);
+  for (const std::string &n : notes) {
+    doc.item();
+    doc.scalar(8, "note", n, ScalarStyle::Quoted);
+  }
+}
+
 void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
   doc.open(2, "runtime");
   doc.scalar(4, "outcome", r.outcome, ScalarStyle::Plain);
@@ -185,24 +198,8 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
     seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
   doc.raw(4, "seeds", "[" + seeds + "]");
   doc.raw(4, "seconds", number(r.seconds));
-  if (r.isolation.empty()) {
-    doc.raw(4, "isolation", "[]");
-  } else {
-    doc.open(4, "isolation");
-    for (const std::string &i : r.isolation) {
-      doc.item();
-      doc.scalar(8, "note", i, ScalarStyle::Quoted);
-    }
-  }
-  if (r.notes.empty()) {
-    doc.raw(4, "notes", "[]");
-  } else {
-    doc.open(4, "notes");
-    for (const std::string &n : r.notes) {
-      doc.item();
-      doc.scalar(8, "note", n, ScalarStyle::Quoted);
-    }
-  }
+  writeNotes(doc, "isolation", r.isolation);
+  writeNotes(doc, "notes", r.notes);
   if (r.probes.empty()) {
     doc.raw(4, "probes", "[]");
   } else {

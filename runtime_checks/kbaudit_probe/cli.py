@@ -6,7 +6,7 @@ import sys
 import traceback
 
 from .events import Events
-from .harness import Harness, SetupError
+from .harness import Harness, SetupError, arm_deadline, disarm_deadline
 
 
 def parse_args(argv=None):
@@ -41,6 +41,16 @@ def main(argv=None):
         torch.set_num_threads(1)
         if args.device == "auto":
             args.device = "cuda" if torch.cuda.is_available() else "cpu"
+        if args.device == "cpu":
+            # Before anything imports Triton (torch._dynamo below does): Triton decides at import
+            # whether its own jitted helpers (tl.sum's combine function) are interpreted.
+            os.environ["TRITON_INTERPRET"] = "1"
+        try:
+            # Importing torch._dynamo wraps torch.manual_seed (torch does it itself); whatever imports
+            # it later (einops, torch.compile) would otherwise look like the solution patching torch.
+            import torch._dynamo  # noqa: F401
+        except Exception:
+            pass
         mapping = None
         if args.device == "cpu":
             # Code written for a GPU runs on CPU tensors, Triton kernels under the interpreter.
@@ -56,6 +66,7 @@ def main(argv=None):
                 pass
         probe = Harness(args, events, mapping)
         report["seeds"] = probe.seeds
+        arm_deadline(probe.time_left() if args.budget > 0 else 0)
         try:
             probe.setup()
         except SetupError as e:
@@ -65,6 +76,8 @@ def main(argv=None):
             report["setup_trace"] = traceback.format_exc()[-2000:]
         else:
             probe.run()
+        finally:
+            disarm_deadline()
         report["device"] = probe.device_label()
         report["probes"] = probe.results
         report["notes"] = probe.notes + (mapping.notes if mapping else [])

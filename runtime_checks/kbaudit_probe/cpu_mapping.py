@@ -4,7 +4,8 @@ On a machine without CUDA the probe maps, for the whole child process:
 
 * device arguments: every torch function and tensor method called with `device="cuda"`,
   `"cuda:N"`, `torch.device("cuda")` or an integer index gets the CPU instead (a
-  TorchFunctionMode), and `Tensor.cuda()` / `.pin_memory()` return the tensor;
+  TorchFunctionMode), `torch.Generator(device="cuda")` builds a CPU generator, and
+  `Tensor.cuda()` / `.pin_memory()` return the tensor;
 * `torch.autocast("cuda", ...)` becomes CPU autocast with the same dtype, so an autocast region
   still computes in the precision it asks for;
 * `torch.cuda`: `is_available()` and `Tensor.is_cuda` answer True to the solution's own code (so it
@@ -62,6 +63,7 @@ class Mapping:
         import torch
 
         self.install_device_mode(torch)
+        self.install_generator(torch)
         self.install_autocast(torch)
         self.install_cuda_module(torch)
         self.install_is_cuda(torch)
@@ -104,6 +106,22 @@ class Mapping:
 
         self.mode = CudaToCpu()
         self.mode.__enter__()
+
+    def install_generator(self, torch):
+        """torch.Generator(device="cuda") is a constructor, not a torch function: a subclass that
+        builds a CPU generator instead (still a torch.Generator to isinstance and to torch)."""
+        base = torch._C.Generator
+
+        class Generator(base):
+            def __new__(cls, device=None):
+                if device is not None and (str(device).startswith("cuda") or isinstance(device, int)):
+                    device = "cpu"
+                return base.__new__(cls, device) if device is not None else base.__new__(cls)
+
+            def __init__(self, device=None):
+                pass
+
+        torch.Generator = Generator
 
     def install_autocast(self, torch):
         autocast = torch.amp.autocast_mode.autocast

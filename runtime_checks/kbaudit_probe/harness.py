@@ -8,7 +8,7 @@ import re
 import sys
 import time
 
-from . import sizing
+from . import protocol, sizing
 from .numerics import clone_inputs, floor_of, map_inputs, relative_error
 
 # Every input the solution is called with is kept alive (up to this many bytes), so no address it
@@ -27,12 +27,37 @@ class SetupError(Exception):
     """Loading failed; `stage` says whose fault: reference (the probe cannot run here) or solution."""
 
     def __init__(self, stage, error):
-        super().__init__("%s: %s" % (type(error).__name__, str(error)[:400]))
+        if isinstance(error, OutOfTime):
+            super().__init__("%s did not finish within the probe's time budget" % (
+                "its import or first calls" if stage == "solution" else "building the models and their first calls on this machine"))
+        else:
+            super().__init__("%s: %s" % (type(error).__name__, str(error)[:400]))
         self.stage = stage
 
 
-class OutOfTime(Exception):
-    """The probe's own time budget is spent; the remaining probes say so instead of running."""
+class OutOfTime(BaseException):
+    """The probe's own time budget is spent (raised by a timer inside whatever call is running);
+    a BaseException so that a solution's `except Exception` does not swallow it."""
+
+
+def arm_deadline(seconds):
+    """Raises OutOfTime in the main thread after `seconds` (0: never), so a call that runs past
+    the budget ends with an answer instead of being killed by the sandbox."""
+    import signal
+
+    def expire(signum, frame):
+        raise OutOfTime()
+
+    if seconds > 0 and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def disarm_deadline():
+    import signal
+
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def load_module(path, name):
@@ -93,17 +118,24 @@ class Harness:
             # Sidecar modules next to solution.py import as they would beside it in the harness.
             sys.path.insert(0, self.args.run)
             self.events.watching = True
+            self.importing = True
             self.sol_mod = load_module(os.path.join(self.args.run, "solution.py"), "solution")
+            self.importing = False
             self.state_after_import = self.global_state()
             self.sol_cls = getattr(self.sol_mod, "ModelNew", None) or getattr(self.sol_mod, "Model")
-            self.entry = "forward"
-            for name in ("forward", "step"):
-                if name in vars(self.ref_cls):
-                    self.entry = name
-                    break
+            stage = "reference"
+            watching, self.events.watching = self.events.watching, False
+            try:
+                self.protocol = protocol.detect(self.ref_mod, self.args.problem, load_module, self.interpreted)
+            finally:
+                self.events.watching = watching
+            self.entry = self.protocol.entry(self.ref_cls)
+            if self.protocol.name != "kernelbench":
+                self.notes.append("protocol: %s (shape %s, context %d)" % (
+                    self.protocol.name, sizing.label_of(self.protocol.shape), self.protocol.context))
         except BaseException as e:  # SystemExit from the solution's import is its failure too
             raise SetupError(self.classify(stage, e), e) from e
-        if self.interpreted:
+        if self.interpreted and self.protocol.name == "kernelbench":
             watching, self.events.watching = self.events.watching, False
             try:
                 plan, why = sizing.interpreter_plan(self.args.problem, self.ref_mod, load_module)
@@ -124,6 +156,8 @@ class Harness:
                 return
             except SetupError as e:
                 failure = e
+                if isinstance(e.__cause__, OutOfTime):
+                    raise  # no time is left for another shape
                 if shape and e.stage in ("solution", "solution-on-device", "reference"):
                     self.notes.append("shape %s failed: %s" % (sizing.label_of(shape), str(e)[:160]))
                     continue
@@ -148,7 +182,7 @@ class Harness:
                 setattr(self.sol_mod, key, value)
 
     def init_inputs(self):
-        return list(self.ref_mod.get_init_inputs()) if hasattr(self.ref_mod, "get_init_inputs") else []
+        return self.protocol.init_inputs()
 
     def build_models(self):
         """A fresh (reference, solution) pair from get_init_inputs(), the solution given the
@@ -190,6 +224,12 @@ class Harness:
             raise SetupError(self.classify(stage, e), e) from e
 
     def classify(self, stage, e):
+        if isinstance(e, OutOfTime):
+            # An import that never finishes is the solution's own hang; building and first calls
+            # too slow for this CPU (or the interpreter) say nothing either way.
+            if getattr(self, "importing", False) or self.device == "cuda":
+                return "solution" if stage != "reference" else stage
+            return "reference" if stage == "reference" else "solution-on-device"
         if stage == "solution" and (isinstance(e, ModuleNotFoundError) or
                                     (self.device != "cuda" and DEVICE_WORDS.search(str(e)))):
             return "solution-on-device"  # it needs a module or a GPU this machine lacks
@@ -214,7 +254,7 @@ class Harness:
         torch.manual_seed(seed)
         watching, self.events.watching = self.events.watching, False  # the reference's code
         try:
-            raw = list(self.ref_mod.get_inputs())
+            raw = self.protocol.raw_inputs(seed)
         finally:
             self.events.watching = watching
         return map_inputs(raw, lambda t: t.to(self.device_torch()))
@@ -326,6 +366,9 @@ class Harness:
             return
         try:
             fn(self)
+        except OutOfTime:
+            self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe%s" % (
+                self.args.budget, " under the Triton interpreter" if self.interpreted else ""))
         except BaseException as e:  # a probe that breaks (or a sys.exit in forward) says why
             self.report(name, "error", reason="%s: %s" % (type(e).__name__, str(e)[:300]))
 
@@ -394,7 +437,12 @@ class Harness:
                                 ("parameters", parameters.perturbation, 6),
                                 ("kernel_ablation", kernels.ablation, 5), ("timing", kernels.timing, 33),
                                 ("call_count", context.call_count_late, seeds)):
-            self.run_probe(name, fn, calls)
+            try:
+                self.run_probe(name, fn, calls)
+            except OutOfTime:  # the timer fired between the probe and its report
+                if not any(r["name"] == name for r in self.results):
+                    self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
+                                % self.args.budget)
         self.reconcile()
 
     def reconcile(self):

@@ -346,6 +346,9 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
               "--answer-fd", std::to_string(req.answerFd), "--budget", std::to_string(budget)};
   req.env = {{"PATH", "/usr/bin:/bin"},          {"HOME", root.string()},
              {"TMPDIR", (root / "tmp").string()}, {"LANG", "C.UTF-8"},
+             // getpass.getuser() (Triton's and torch's cache paths) asks these before the
+             // password database, which has no entry for the probe's unprivileged uid.
+             {"USER", "kbaudit-probe"},          {"LOGNAME", "kbaudit-probe"},
              {"OMP_NUM_THREADS", "1"},            {"MKL_NUM_THREADS", "1"},
              {"PYTHONHASHSEED", "0"},             {"TRITON_CACHE_DIR", (root / "tmp" / "triton").string()},
              {"TORCH_EXTENSIONS_DIR", (root / "tmp" / "torch_extensions").string()}};

@@ -273,7 +273,9 @@ INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
                                            std::make_pair("honest_triton_softmax", "tiny_softmax"),
                                            std::make_pair("honest_triton_gemm", "tiny_gemm"),
                                            std::make_pair("honest_triton_layernorm", "tiny_layernorm"),
-                                           std::make_pair("honest_triton_bf16_rmsnorm", "tiny_bf16_rmsnorm")),
+                                           std::make_pair("honest_triton_bf16_rmsnorm", "tiny_bf16_rmsnorm"),
+                                           std::make_pair("honest_triton_splitk_gemv", "tiny_bf16_gemv"),
+                                           std::make_pair("honest_lazy_dynamo", "tiny_softmax")),
                          [](const auto &p) { return p.param.first; });
 
 // ---------------------------------------------------------------- one hack per probe
@@ -557,7 +559,9 @@ TEST(RuntimeCli, ProbeExitCodes) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
   const std::string out = readFile(dir / "out.txt");
   EXPECT_NE(out.find("outcome: aborted"), std::string::npos) << out;
-  EXPECT_NE(out.find("3 s limit"), std::string::npos) << out;
+  // The probe's own budget timer ends the import's loop and answers; the sandbox's kill at the
+  // wall limit is the backstop for code that ignores the timer (the fork bomb).
+  EXPECT_TRUE(out.find("time budget") != std::string::npos || out.find("3 s limit") != std::string::npos) << out;
 }
 
 TEST(RuntimeCli, CheckWithRuntimeWritesTheRuntimeBlock) {
