@@ -53,6 +53,21 @@ def source_lookup_by_library():
         return False
 
 
+def installation_dirs():
+    """The interpreter's own files (standard library, site-packages): a `reference.py` in there
+    (torch ships torch/utils/_sympy/reference.py) is a library module, not the grader's, and the
+    probe's uid cannot write there."""
+    import sysconfig
+
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            dirs.add(sysconfig.get_paths()[key])
+        except Exception:
+            pass
+    return tuple(os.path.realpath(d) + os.sep for d in dirs if d)
+
+
 class Events:
     """What the solution did to the outside world, from a Python audit hook. Its own scratch
     space (the private run copy, TMPDIR, HOME) is not the outside world; the problem copy is."""
@@ -60,6 +75,7 @@ class Events:
     def __init__(self, root, problem):
         self.root = os.path.realpath(root)
         self.problem = os.path.realpath(problem)
+        self.installation = installation_dirs()
         self.items = []
         self.watching = False
 
@@ -84,7 +100,8 @@ class Events:
                 full = os.path.realpath(path)
                 writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                     isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-                if os.path.basename(full) in GRADER_FILES and not writing and source_lookup_by_library():
+                if os.path.basename(full) in GRADER_FILES and not writing and (
+                        full.startswith(self.installation) or source_lookup_by_library()):
                     pass
                 elif os.path.basename(full) in GRADER_FILES:
                     self.add("grader-file", ("write " if writing else "read ") + path)
