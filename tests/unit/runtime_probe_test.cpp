@@ -309,7 +309,7 @@ TEST_P(HackingSolution, IsCaughtByItsProbe) {
   const bool interpreted = h.solution.find("triton") != std::string::npos;
   EXPECT_EQ(r.device, interpreted ? "cpu (triton interpreter)" : "cpu");
   const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "other_shapes" ||
-                       h.probe == "uninitialized_output" || h.probe == "parameters";
+                       h.probe == "uninitialized_output" || h.probe == "parameters" || h.probe == "kernel_ablation";
   EXPECT_EQ(results.findings[0].confidence,
             interpreted && numeric ? rules::Confidence::Low : rules::Confidence::High);
 }
