@@ -303,7 +303,6 @@ class Mapping:
         nvtx = types.SimpleNamespace(range_push=lambda *a, **k: 0, range_pop=lambda *a, **k: 0,
                                      mark=lambda *a, **k: None, range=lambda *a, **k: contextlib.nullcontext())
         cuda.nvtx = nvtx
-        self.fake_stream, self.fake_event = Stream, Event
 
     # ------------------------------------------------------------------ Triton
     def install_triton(self):

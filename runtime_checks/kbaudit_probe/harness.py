@@ -88,6 +88,8 @@ class Harness:
         self.deadline = self.started + args.budget if args.budget > 0 else math.inf
         self.shape_label = "default"
         self.notes = []
+        # The reference's (and the solution's same-named) constants before any shape changed them.
+        self.default_constants = {}
 
     @property
     def interpreted(self):
@@ -167,8 +169,6 @@ class Harness:
     def apply_shape(self, shape):
         """Sets the reference's (and the solution's same-named) integer constants; {} restores
         the defaults."""
-        if not hasattr(self, "default_constants"):
-            self.default_constants = {}
         for key, value in self.default_constants.items():
             setattr(self.ref_mod, key, value[0])
             if value[1] is not None:
@@ -203,6 +203,18 @@ class Harness:
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
         return ref, sol
+
+    def fresh_solution(self):
+        """A newly built solution model given the current reference's weights, as the harness
+        loads them: state no earlier call derived (packed weights, a launch plan) exists in it."""
+        torch = self.torch
+        try:
+            torch.manual_seed(self.seeds[0])
+            sol = self.sol_cls(*copy.deepcopy(self.init_inputs()))
+            self.copy_weights(self.ref, sol)
+            return sol.to(self.device_torch()).eval()
+        except BaseException as e:
+            raise SetupError(self.classify("solution", e), e) from e
 
     def device_torch(self):
         return "cuda" if self.device == "cuda" else "cpu"

@@ -21,6 +21,18 @@ BF16_OPS = ("binary_op", "ternary_op", "unary_op", "create_fma", "create_fabs", 
 CASTS = ("cast_impl",)
 
 
+def round_mantissa(np, data, drop):
+    """fp32 values rounded to nearest (ties to even) with the low `drop` mantissa bits cleared:
+    16 gives bf16, 13 gives TF32. NaN and infinity stay as they are (rounding could carry a NaN's
+    payload into infinity)."""
+    f = np.ascontiguousarray(data, dtype=np.float32)
+    u = f.view(np.uint32)
+    half = np.uint32((1 << (drop - 1)) - 1)
+    keep = np.uint32((0xFFFFFFFF >> drop) << drop)
+    rounded = ((u + half + ((u >> np.uint32(drop)) & np.uint32(1))) & keep).view(np.float32)
+    return np.where(np.isfinite(f), rounded, f).astype(np.float32)
+
+
 def install():
     import numpy as np
     import triton.language as tl
@@ -36,11 +48,7 @@ def install():
         return (np.ascontiguousarray(bits).astype(np.uint32) << np.uint32(16)).view(np.float32)
 
     def to_bits(data):
-        f = np.ascontiguousarray(data, dtype=np.float32)
-        u = f.view(np.uint32)
-        rounded = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
-        # NaN and infinity keep their pattern (rounding could carry a NaN into infinity).
-        return np.where(np.isfinite(f), rounded, u >> np.uint32(16)).astype(np.uint16)
+        return (round_mantissa(np, data, 16).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
 
     def widen(h):
         return TensorHandle(values(h.data), tl.float32) if is_bf16(h) else h
@@ -128,11 +136,8 @@ def install_tf32_dot(builder_cls, interpreter, tl, np):
     original = builder_cls.create_dot
 
     def to_tf32(data):
-        # Round to nearest (ties to even) at TF32's 10 mantissa bits, as the tensor cores read fp32.
-        f = np.ascontiguousarray(data, dtype=np.float32)
-        bits = f.view(np.uint32)
-        rounded = (bits + np.uint32(0xFFF) + ((bits >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
-        return np.where(np.isfinite(f), rounded.view(np.float32), f).astype(np.float32)
+        # TF32 keeps 10 of fp32's 23 mantissa bits: that is how the tensor cores read fp32.
+        return round_mantissa(np, data, 13)
 
     def create_dot(self_, a, b, d, input_precision, max_num_imprecise_acc):
         precision = str(input_precision).upper()

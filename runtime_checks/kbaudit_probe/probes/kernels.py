@@ -48,7 +48,7 @@ def ablation(h):
     inputs = h.inputs(7919 + h.seeds[0])
     # A fresh solution model: state an earlier call derived with a kernel (dequantized or packed
     # weights, a launch plan) is legitimately reused, and must not pass for work done without one.
-    fresh_ref, fresh_sol = h.build_models()
+    fresh_sol = h.fresh_solution()
     launches = []
     switches = launch_switches(h, launches)
     saved = [(c, name, c.__dict__.get(name)) for c, name, _ in switches]
