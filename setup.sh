@@ -25,7 +25,7 @@ step=""
 trap 'rc=$?; [ $rc -eq 0 ] || echo "setup.sh: FAILED at step: ${step} (exit $rc)" >&2' EXIT
 say() { step="$1"; echo "==> $1"; }
 
-APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev libyaml-cpp-dev
+APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates python3-pip)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
@@ -34,7 +34,7 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config libtree-sitter-dev li
 # The runtime probes' environment is built on Debian's python3 (not whatever is first on PATH).
 [ "${KBAUDIT_STATIC_ONLY:-0}" = 1 ] || APT_PACKAGES+=(python3-venv)
 GRAMMAR_NAME=tree-sitter-python
-GRAMMAR_VERSION=0.23.6   # ABI 14: loads in Debian 12's libtree-sitter 0.20.7 (0.25 does not)
+GRAMMAR_VERSION=0.23.6   # ABI 14, as the tree-sitter 0.24.0 runtime below reads it
 GRAMMAR_SHA256=354bfa0a2f9217431764a631516f85173e9711af2c13dbd796a8815acfe505d9   # PyPI sdist
 # The sdist has parser.c and scanner.c but not the src/tree_sitter/ headers they include; those
 # come from the sdist of the tree-sitter Python binding that vendors the matching C sources.
@@ -43,6 +43,10 @@ HEADERS_VERSION=0.24.0
 HEADERS_SHA256=abd95af65ca2f4f7eca356343391ed669e764f37748b5352946f00f7fc78e734
 GRAMMAR_STAMP="$GRAMMAR_SHA256 $HEADERS_SHA256"
 GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
+# The tree-sitter runtime is built from the same sdist (its lib/ amalgamation, lib.c), not taken
+# from Debian: libtree-sitter 0.20.7 double-frees when it deletes the tree of a file with 65,534
+# or more unclosed brackets (munmap_chunk in ts_subtree_release); 0.24.0 parses it.
+RUNTIME_DIR=.deps/${HEADERS_NAME}-${HEADERS_VERSION}
 # The runtime probes' interpreter: torch's PyPI wheel (CUDA build; its nvidia-* libraries come
 # along, so the same environment runs on a GPU machine) and the Triton it pins, whose interpreter
 # runs Triton kernels on CPU tensors.
@@ -69,8 +73,9 @@ if [ "${KBAUDIT_SKIP_APT:-0}" != 1 ]; then
   fi
 fi
 
-say "fetch ${GRAMMAR_NAME}==${GRAMMAR_VERSION} and its tree-sitter headers from PyPI"
-if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/dev/null)" != "$GRAMMAR_STAMP" ]; then
+say "fetch ${GRAMMAR_NAME}==${GRAMMAR_VERSION} and the tree-sitter ${HEADERS_VERSION} runtime sources from PyPI"
+if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/dev/null)" != "$GRAMMAR_STAMP" ] \
+   || [ ! -f "$RUNTIME_DIR/lib/src/lib.c" ] || [ "$(cat "$RUNTIME_DIR/.sha256" 2>/dev/null)" != "$HEADERS_SHA256" ]; then
   tmp=$(mktemp -d)
   fetch_sdist() {  # NAME VERSION SHA256 -> path of the verified sdist
     local name=$1 version=$2 sha=$3 file
@@ -91,6 +96,10 @@ if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/de
   for h in parser.h array.h alloc.h ts_assert.h; do
     cp "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/lib/src/$h" "$GRAMMAR_DIR/src/tree_sitter/"
   done
+  rm -rf "$RUNTIME_DIR" && mkdir -p "$RUNTIME_DIR"
+  cp -r "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/lib" "$RUNTIME_DIR/lib"
+  cp "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/LICENSE" "$RUNTIME_DIR/" 2>/dev/null || true
+  echo "$HEADERS_SHA256" > "$RUNTIME_DIR/.sha256"
   echo "$GRAMMAR_STAMP" > "$GRAMMAR_DIR/.sha256"
   rm -rf "$tmp"
 else

@@ -12,7 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include <iconv.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -121,7 +125,8 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
 // the same findings on the same lines (a solution saved with lone CRs once read as clean).
 class RuleFixtureLineEndings : public ::testing::TestWithParam<Fixture> {};
 
-std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx) {
+/// Findings as `RULE@begin-end/confidence`, lines moved up by `shift` (a prepended declaration).
+std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx, unsigned shift = 0) {
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
   rules::Selection only;
   only.select = {fx.rule};
@@ -130,7 +135,7 @@ std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx) 
       rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
   std::vector<std::string> out;
   for (const rules::Finding &f : results.findings)
-    out.push_back(f.rule + "@" + std::to_string(f.lines.begin) + "-" + std::to_string(f.lines.end) + "/" +
+    out.push_back(f.rule + "@" + std::to_string(f.lines.begin - shift) + "-" + std::to_string(f.lines.end - shift) + "/" +
                   std::to_string(static_cast<int>(f.confidence)));
   std::sort(out.begin(), out.end());
   return out;
@@ -150,6 +155,70 @@ TEST_P(RuleFixtureLineEndings, SameFindingsWithCrLfAndLoneCr) {
   EXPECT_EQ(findingsOf(cr, fx), expected) << fx.path.filename() << " with lone-CR line endings";
 }
 
+/// The fixture in UTF-7 as glibc's iconv writes it: `_`, `=`, `[`, quotes and most other
+/// punctuation become base64 runs, so no `x = ...` assignment appears in the bytes.
+std::string toUtf7(const std::string &text) {
+  iconv_t cd = ::iconv_open("UTF-7", "UTF-8");
+  if (cd == reinterpret_cast<iconv_t>(-1))
+    return {};
+  std::string out(text.size() * 5 + 16, '\0');
+  char *in = const_cast<char *>(text.data());
+  char *dst = out.data();
+  std::size_t inLeft = text.size(), dstLeft = out.size();
+  const bool ok = ::iconv(cd, &in, &inLeft, &dst, &dstLeft) != static_cast<std::size_t>(-1) &&
+                  ::iconv(cd, nullptr, nullptr, &dst, &dstLeft) != static_cast<std::size_t>(-1);
+  ::iconv_close(cd);
+  out.resize(out.size() - dstLeft);
+  return ok ? out : std::string();
+}
+
+/// The fixture as `unicode_escape` source: every letter an \xHH escape, backslashes doubled,
+/// non-ASCII characters as \uXXXX; newlines stay, so the lines are the same.
+std::string toUnicodeEscape(const std::string &text) {
+  std::string out;
+  char buf[16];
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      unsigned cp = c & (0x3F >> (n - 1));
+      for (int k = 1; k < n; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      std::snprintf(buf, sizeof buf, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", cp);
+      out += buf;
+      i += n;
+      continue;
+    }
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (std::isalpha(c)) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+    ++i;
+  }
+  return out;
+}
+
+class RuleFixtureEncodings : public ::testing::TestWithParam<Fixture> {};
+
+// A PEP 263 declaration and a re-encoded body once hid a wrapper entirely: the same findings
+// must come back, one line lower.
+TEST_P(RuleFixtureEncodings, SameFindingsReEncodedWithACodingDeclaration) {
+  const Fixture &fx = GetParam();
+  const std::string text = kbaudit::test::readFile(fx.path);
+  const std::vector<std::string> expected = findingsOf(text, fx);
+  ASSERT_FALSE(expected.empty()) << fx.path.filename() << " is a bad_ fixture with no finding";
+  const std::string utf7 = toUtf7(text);
+  ASSERT_FALSE(utf7.empty());
+  ASSERT_EQ(utf7.find(" = "), std::string::npos);
+  EXPECT_EQ(findingsOf("# -*- coding: utf-7 -*-\n" + utf7, fx, 1), expected) << fx.path.filename() << " in UTF-7";
+  EXPECT_EQ(findingsOf("# coding: unicode_escape\n" + toUnicodeEscape(text), fx, 1), expected)
+      << fx.path.filename() << " as unicode_escape";
+}
+
 std::vector<Fixture> badFixtures() {
   std::vector<Fixture> out;
   for (const Fixture &fx : allFixtures())
@@ -166,5 +235,6 @@ std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixture, ::testing::ValuesIn(allFixtures()), fixtureName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixtureLineEndings, ::testing::ValuesIn(badFixtures()), fixtureName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixtureEncodings, ::testing::ValuesIn(badFixtures()), fixtureName);
 
 } // namespace

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -95,7 +98,28 @@ TEST(SourceFile, LoadReportsMissingAndDirectories) {
   EXPECT_NE(find(missing, "unreadable"), nullptr);
   const SourceFile dir = SourceFile::load(std::filesystem::temp_directory_path());
   EXPECT_FALSE(dir.analyzable());
-  EXPECT_NE(find(dir, "unreadable"), nullptr);
+  EXPECT_NE(find(dir, "not-a-regular-file"), nullptr);
+}
+
+// A FIFO named solution.py used to block the audit forever, and a link to /dev/zero read
+// gigabytes: only regular files are read.
+TEST(SourceFile, LoadRefusesFifosAndDevicesWithoutBlocking) {
+  const auto dir = std::filesystem::temp_directory_path() / ("kbaudit_fifo_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "solution.py";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const SourceFile f = SourceFile::load(fifo);
+  EXPECT_FALSE(f.analyzable());
+  const Diagnostic *d = find(f, "not-a-regular-file");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("FIFO"), std::string::npos) << d->message;
+  const auto zero = dir / "zero.py";
+  std::filesystem::create_symlink("/dev/zero", zero);
+  const SourceFile z = SourceFile::load(zero);
+  EXPECT_FALSE(z.analyzable());
+  ASSERT_NE(find(z, "not-a-regular-file"), nullptr);
+  EXPECT_NE(find(z, "not-a-regular-file")->message.find("character device"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SourceFile, LoadReadsFileBytes) {

@@ -3,10 +3,16 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include "kbaudit/source/source_encoding.h"
+
 #include <algorithm>
-#include <fstream>
-#include <iterator>
+#include <cerrno>
+#include <cstring>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace kbaudit {
 
@@ -58,39 +64,77 @@ const char *severityName(Diagnostic::Severity s) {
   return "error";
 }
 
-SourceFile SourceFile::load(const std::filesystem::path &path) {
-  std::error_code ec;
-  const std::string display = path.filename().string();
-  if (std::filesystem::is_directory(path, ec)) {
-    SourceFile f;
-    f.name_ = display;
-    f.diagnostics_.push_back(error("unreadable", path.string() + " is a directory, not a file"));
-    f.finish();
-    return f;
+namespace {
+
+const char *kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+} // namespace
+
+std::variant<std::string, Diagnostic> readRegularFile(const std::filesystem::path &path, std::size_t maxBytes) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. Only a
+  // regular file is read, and never more than maxBytes + 1 bytes of it, so neither a FIFO nor a
+  // link to /dev/zero can stall or flood the audit.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return error("unreadable", "cannot open " + path.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  const bool examined = ::fstat(fd, &st) == 0;
+  if (!examined || !S_ISREG(st.st_mode)) {
+    const std::string what = examined ? kindOf(st.st_mode) : "impossible to examine";
+    ::close(fd);
+    return error("not-a-regular-file", path.string() + " is " + what + "; kbaudit reads only regular files");
   }
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxBytes) {
-    SourceFile f;
-    f.name_ = display;
-    f.byteSize_ = size;
-    f.diagnostics_.push_back(error("too-large", path.string() + " is " + std::to_string(size) +
-                                                    " bytes; kbaudit reads solutions up to " +
-                                                    std::to_string(kMaxBytes) + " bytes"));
-    f.finish();
-    return f;
+  if (static_cast<std::size_t>(st.st_size) > maxBytes) {
+    ::close(fd);
+    return error("too-large", path.string() + " is " + std::to_string(st.st_size) + " bytes; kbaudit reads files up to " +
+                                  std::to_string(maxBytes) + " bytes");
   }
-  std::ifstream in(path, std::ios::binary);
   std::string bytes;
-  if (in)
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) {
+  bytes.resize(static_cast<std::size_t>(st.st_size) + 1);
+  std::size_t have = 0;
+  for (;;) {
+    if (have == bytes.size()) {
+      if (bytes.size() > maxBytes)
+        break; // grew while read: the check below refuses it
+      bytes.resize(std::min(maxBytes + 1, bytes.size() * 2 + 4096));
+    }
+    const ssize_t n = ::read(fd, bytes.data() + have, bytes.size() - have);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return error("unreadable", "cannot read " + path.string() + ": " + std::strerror(err));
+    }
+    if (n == 0)
+      break;
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (have > maxBytes)
+    return error("too-large", path.string() + " holds more than " + std::to_string(maxBytes) +
+                                  " bytes; kbaudit reads files up to that size");
+  bytes.resize(have);
+  return bytes;
+}
+
+SourceFile SourceFile::load(const std::filesystem::path &path) {
+  auto read = readRegularFile(path, kMaxBytes);
+  if (auto *d = std::get_if<Diagnostic>(&read)) {
     SourceFile f;
-    f.name_ = display;
-    f.diagnostics_.push_back(error("unreadable", "cannot read " + path.string()));
+    f.name_ = path.filename().string();
+    f.diagnostics_.push_back(std::move(*d));
     f.finish();
     return f;
   }
-  return fromBytes(std::move(bytes), display);
+  return fromBytes(std::move(std::get<std::string>(read)), path.filename().string());
 }
 
 std::size_t normalizeNewlines(std::string &bytes) {
@@ -138,6 +182,25 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
                                                       std::to_string(nul) + "), not Python source"));
     f.finish();
     return f;
+  }
+
+  // PEP 263: Python decodes the file with the codec its first lines declare before anything else
+  // reads it, so a hack re-encoded in UTF-7 or unicode_escape is the same program.
+  const SourceDecoding decoding = decodePythonSource(bytes);
+  if (!decoding.error.empty()) {
+    f.diagnostics_.push_back(error("source-encoding", decoding.error));
+    f.finish();
+    return f;
+  }
+  if (decoding.utf8) {
+    bytes = *decoding.utf8;
+    f.diagnostics_.push_back(Diagnostic{Diagnostic::Severity::Note, "source-encoding",
+                                        "decoded from `" + decoding.declared + "` (" + decoding.codec +
+                                            ") as line " + std::to_string(decoding.line) +
+                                            " declares; line numbers are those of the decoded text",
+                                        f.name_, LineRange{decoding.line, decoding.line}});
+  } else if (decoding.bomBytes) {
+    bytes.erase(0, decoding.bomBytes);
   }
 
   // Python reads source with universal newlines: CRLF and a lone CR end a line just as LF does,

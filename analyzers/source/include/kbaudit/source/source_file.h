@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace kbaudit {
@@ -13,6 +14,11 @@ namespace kbaudit {
 /// sequences replaced by U+FFFD, with a diagnostic), and indexed by line.
 /// Rewrites CRLF and lone CR line endings as LF, in place; returns how many lone CRs there were.
 std::size_t normalizeNewlines(std::string &bytes);
+
+/// The bytes of `path` when it is a regular file of at most `maxBytes` bytes; otherwise an Error
+/// diagnostic saying what it is (a FIFO, a device, a directory, too large, unreadable). Never
+/// blocks on a FIFO and never reads more than maxBytes + 1 bytes.
+std::variant<std::string, Diagnostic> readRegularFile(const std::filesystem::path &path, std::size_t maxBytes);
 
 class SourceFile {
 public:
