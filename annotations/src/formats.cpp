@@ -1,55 +1,134 @@
 #include "kbaudit/annotations/formats.h"
 
+#include "kbaudit/annotations/terminal_text.h"
+
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <cmath>
+#include <cstdio>
 
 namespace kbaudit::annotations {
 
 namespace {
 
+/// A JSON string from input-derived text. llvm::json asserts on invalid UTF-8 (and repairs it
+/// only where assertions are off); repairing here gives every build the same U+FFFD output.
+llvm::json::Value str(const std::string &s) {
+  return llvm::json::isUTF8(s) ? llvm::json::Value(s) : llvm::json::Value(llvm::json::fixUTF8(s));
+}
+
+llvm::json::Value number(double v) { return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr); }
+
 llvm::json::Array lines(const LineRange &r) { return llvm::json::Array{r.begin, r.end}; }
+
+llvm::json::Array strings(const std::vector<std::string> &items) {
+  llvm::json::Array out;
+  for (const std::string &s : items)
+    out.push_back(str(s));
+  return out;
+}
+
+llvm::json::Value runtimeJson(const std::optional<runtime::RuntimeReport> &report) {
+  if (!report)
+    return nullptr;
+  const runtime::RuntimeReport &r = *report;
+  llvm::json::Array probes;
+  for (const runtime::ProbeOutcome &p : r.probes) {
+    llvm::json::Object numbers;
+    for (const auto &[k, v] : p.numbers)
+      numbers[llvm::json::isUTF8(k) ? k : llvm::json::fixUTF8(k)] = number(v);
+    probes.push_back(llvm::json::Object{{"name", str(p.name)},
+                                        {"status", str(p.status)},
+                                        {"rule", str(p.rule)},
+                                        {"reason", str(p.reason)},
+                                        {"numbers", std::move(numbers)}});
+  }
+  llvm::json::Array events;
+  for (const runtime::RuntimeEvent &e : r.events)
+    events.push_back(llvm::json::Object{{"kind", str(e.kind)}, {"detail", str(e.detail)}});
+  llvm::json::Array seeds;
+  for (int s : r.seeds)
+    seeds.push_back(s);
+  return llvm::json::Object{{"outcome", str(r.outcome)},   {"reason", str(r.reason)},
+                            {"device", str(r.device)},     {"torch", str(r.torchVersion)},
+                            {"seeds", std::move(seeds)},   {"seconds", number(r.seconds)},
+                            {"isolation", strings(r.isolation)}, {"notes", strings(r.notes)},
+                            {"probes", std::move(probes)}, {"events", std::move(events)}};
+}
+
+llvm::json::Object findingJson(const rules::Finding &f) {
+  return llvm::json::Object{
+      {"rule", str(f.rule)},
+      {"name", str(f.name)},
+      {"category", str(f.category)},
+      {"verdict_class", rules::verdictClassName(f.verdict)},
+      {"confidence", rules::confidenceName(f.confidence)},
+      {"file", str(f.file)},
+      {"lines", lines(f.lines)},
+      {"message", str(f.message)},
+      {"evidence", str(f.evidence)},
+      {"accepted", f.accepted ? llvm::json::Value(llvm::json::Object{{"reason", str(f.acceptedReason)},
+                                                                     {"by", str(f.acceptedBy)}})
+                              : llvm::json::Value(nullptr)}};
+}
 
 llvm::json::Object kbauditJson(const KbauditBlock &k) {
   llvm::json::Array findings;
   for (const rules::Finding &f : k.findings)
-    findings.push_back(llvm::json::Object{{"rule", f.rule},
-                                          {"name", f.name},
-                                          {"category", f.category},
-                                          {"verdict_class", rules::verdictClassName(f.verdict)},
-                                          {"confidence", rules::confidenceName(f.confidence)},
-                                          {"file", f.file},
-                                          {"lines", lines(f.lines)},
-                                          {"message", f.message},
-                                          {"evidence", f.evidence}});
+    findings.push_back(findingJson(f));
   llvm::json::Array skipped;
   for (const rules::SkippedRule &s : k.skipped)
-    skipped.push_back(llvm::json::Object{{"rule", s.rule}, {"reason", s.reason}});
+    skipped.push_back(llvm::json::Object{{"rule", str(s.rule)}, {"reason", str(s.reason)}});
   llvm::json::Array diags;
   for (const Diagnostic &d : k.diagnostics)
     diags.push_back(llvm::json::Object{{"severity", severityName(d.severity)},
-                                       {"code", d.code},
-                                       {"message", d.message},
-                                       {"file", d.file},
+                                       {"code", str(d.code)},
+                                       {"message", str(d.message)},
+                                       {"file", str(d.file)},
                                        {"lines", lines(d.lines)}});
   llvm::json::Array sources;
   for (const EmbeddedSourceInfo &s : k.embeddedSources)
-    sources.push_back(llvm::json::Object{{"origin", s.origin},
-                                         {"language", s.language},
+    sources.push_back(llvm::json::Object{{"origin", str(s.origin)},
+                                         {"language", str(s.language)},
                                          {"lines", lines(s.lines)},
                                          {"line_count", s.lineCount},
                                          {"complete", s.complete}});
   llvm::json::Object problem;
   if (!k.problemDir.empty())
-    problem = llvm::json::Object{{"dir", k.problemDir}, {"precision", k.problemPrecision}};
-  return llvm::json::Object{{"version", k.version},
-                            {"content_sha256", k.contentSha256},
+    problem = llvm::json::Object{{"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
+  return llvm::json::Object{{"version", str(k.version)},
+                            {"content_sha256", str(k.contentSha256)},
                             {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
                                                              : llvm::json::Value(std::move(problem))},
                             {"findings", std::move(findings)},
                             {"skipped", std::move(skipped)},
                             {"diagnostics", std::move(diags)},
-                            {"embedded_sources", std::move(sources)}};
+                            {"embedded_sources", std::move(sources)},
+                            {"runtime", runtimeJson(k.runtime)}};
+}
+
+/// JSON needs only C0 escaped; DEL and the C1 controls (U+0080-U+009F) are legal raw, but
+/// act on a terminal that shows the output. They can occur only inside strings (the rest of
+/// the document is ASCII punctuation), so writing them as \u escapes keeps the same JSON.
+std::string escapeDelAndC1(const std::string &json) {
+  std::string out;
+  out.reserve(json.size());
+  char buf[8];
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const auto c = static_cast<unsigned char>(json[i]);
+    if (c == 0x7F) {
+      out += "\\u007f";
+    } else if (c == 0xC2 && i + 1 < json.size() && static_cast<unsigned char>(json[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(json[i + 1]) <= 0x9F) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(json[++i]));
+      out += buf;
+    } else {
+      out += json[i];
+    }
+  }
+  return out;
 }
 
 } // namespace
@@ -57,40 +136,51 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
 std::string toJson(const Annotation &a) {
   llvm::json::Array quotes;
   for (const Quote &q : a.quotes)
-    quotes.push_back(llvm::json::Object{{"file", q.file}, {"lines", lines(q.lines)}, {"label", q.label}, {"text", q.text}});
-  llvm::json::Object root{{"run_id", a.runId},
-                          {"model", a.model},
-                          {"harness", a.harness},
-                          {"effort", a.effort},
-                          {"problem", a.problem},
-                          {"peak_fraction", a.peakFraction ? llvm::json::Value(*a.peakFraction) : llvm::json::Value(nullptr)},
-                          {"verdict", a.verdict},
-                          {"summary", a.summary},
+    quotes.push_back(
+        llvm::json::Object{{"file", str(q.file)}, {"lines", lines(q.lines)}, {"label", str(q.label)}, {"text", str(q.text)}});
+  llvm::json::Object root{{"schema_version", kJsonSchemaVersion},
+                          {"run_id", str(a.runId)},
+                          {"model", str(a.model)},
+                          {"harness", str(a.harness)},
+                          {"effort", str(a.effort)},
+                          {"problem", str(a.problem)},
+                          {"peak_fraction", a.peakFraction ? number(*a.peakFraction) : llvm::json::Value(nullptr)},
+                          {"verdict", str(a.verdict)},
+                          {"summary", str(a.summary)},
                           {"quotes", std::move(quotes)},
-                          {"implication", a.implication},
+                          {"implication", str(a.implication)},
                           {"kbaudit", kbauditJson(a.kbaudit)}};
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
-  return os.str();
+  return escapeDelAndC1(os.str());
 }
 
 std::string toText(const Annotation &a) {
-  std::string out = a.runId + ": " + a.verdict + "\n  " + a.summary + "\n";
+  // Appended piece by piece: every input-derived piece goes through terminalSafe.
+  std::string out;
+  const auto put = [&out](std::initializer_list<std::string_view> pieces) {
+    for (std::string_view p : pieces)
+      out += p;
+  };
+  const auto t = [](const std::string &s) { return terminalSafe(s); };
+  put({t(a.runId), ": ", t(a.verdict), "\n  ", t(a.summary), "\n"});
   if (!a.implication.empty())
-    out += "  implication: " + a.implication + "\n";
+    put({"  implication: ", t(a.implication), "\n"});
   for (const rules::Finding &f : a.kbaudit.findings) {
-    out += "  " + f.file + ":" + std::to_string(f.lines.begin) + ": " + f.rule + " " + f.name + " [" +
-           rules::verdictClassName(f.verdict) + ", " + rules::confidenceName(f.confidence) + "] " + f.message;
+    put({"  ", t(f.file), ":", std::to_string(f.lines.begin), ": ", t(f.rule), " ", t(f.name), " [",
+         rules::verdictClassName(f.verdict), ", ", rules::confidenceName(f.confidence), "] ", t(f.message)});
     if (!f.evidence.empty())
-      out += " (" + f.evidence + ")";
+      put({" (", t(f.evidence), ")"});
     out += "\n";
   }
   for (const rules::SkippedRule &s : a.kbaudit.skipped)
-    out += "  skipped " + s.rule + ": " + s.reason + "\n";
+    put({"  skipped ", t(s.rule), ": ", t(s.reason), "\n"});
   for (const Diagnostic &d : a.kbaudit.diagnostics) {
-    out += "  " + d.file + (d.lines.valid() ? ":" + std::to_string(d.lines.begin) : std::string()) + ": " +
-           severityName(d.severity) + ": " + d.code + ": " + d.message + "\n";
+    put({"  ", t(d.file)});
+    if (d.lines.valid())
+      put({":", std::to_string(d.lines.begin)});
+    put({": ", severityName(d.severity), ": ", t(d.code), ": ", t(d.message), "\n"});
   }
   return out;
 }

@@ -1,18 +1,24 @@
 #include "args.h"
 #include "commands.h"
 #include "runs.h"
+#include "stdin_solution.h"
+#include "usage.h"
 
 #include "kbaudit/annotations/formats.h"
 #include "kbaudit/annotations/sarif.h"
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 
 namespace kbaudit::cli {
 
 namespace fs = std::filesystem;
+using annotations::terminalSafe;
 
 namespace {
 
@@ -26,32 +32,59 @@ std::string artifactPath(const fs::path &solution) {
   return rel.generic_string();
 }
 
+/// --format, or its ruff-style alias --output-format; "" after writing why to `err`.
+std::string outputFormat(const Args &args, std::ostream &err) {
+  const auto format = args.value("format"), alias = args.value("output-format");
+  if (format && alias && *format != *alias) {
+    err << "kbaudit check: --format " << terminalSafe(*format) << " and --output-format " << terminalSafe(*alias)
+        << " disagree\n";
+    return {};
+  }
+  const std::string f = format ? *format : alias.value_or("text");
+  if (f != "text" && f != "yaml" && f != "json" && f != "sarif" && f != "github") {
+    err << "kbaudit check: --format must be text, yaml, json, sarif or github\n";
+    return {};
+  }
+  return f;
+}
+
 } // namespace
 
 int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"problem", "format", "select", "ignore"};
+  std::set<std::string> valued = {"problem", "format", "output-format", "select", "ignore", "stdin-filename"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  const auto args = Args::parse(argv, valued, kSharedFlags, error);
-  if (!args || args->positionals().empty()) {
-    err << "kbaudit check: " << (args ? "expected a FILE or RUN_DIR" : error) << "\n";
+  std::set<std::string> flags = {"statistics"};
+  flags.insert(kSharedFlags.begin(), kSharedFlags.end());
+  const auto args = Args::parse(argv, valued, flags, error);
+  const std::optional<std::string> stdinName = args ? args->value("stdin-filename") : std::nullopt;
+  std::vector<std::string> inputs = args ? args->positionals() : std::vector<std::string>{};
+  if (inputs.empty() && stdinName)
+    inputs.push_back("-"); // as ruff: --stdin-filename alone means the solution is on stdin
+  if (!args || inputs.empty()) {
+    err << "kbaudit check: " << (args ? "expected a FILE, RUN_DIR or - (stdin)" : terminalSafe(error)) << "\n"
+        << usageLine(*findCommandHelp("check")) << "\n";
     return kExitUsage;
   }
-  const std::string format = args->value("format").value_or("text");
-  if (format != "text" && format != "yaml" && format != "json" && format != "sarif") {
-    err << "kbaudit check: --format must be text, yaml, json or sarif\n";
+  const std::string format = outputFormat(*args, err);
+  if (format.empty())
     return kExitUsage;
-  }
   // Several files (as a pre-commit hook passes them) are fine for the formats that can hold
   // several results; yaml and json are one annotation document.
-  if (args->positionals().size() > 1 && (format == "yaml" || format == "json")) {
+  if (inputs.size() > 1 && (format == "yaml" || format == "json")) {
     err << "kbaudit check: --format " << format << " takes one FILE or RUN_DIR\n";
     return kExitUsage;
   }
+  const auto stdinCount = std::count(inputs.begin(), inputs.end(), "-");
+  if (stdinCount > 1 || (stdinName && stdinCount == 0)) {
+    err << "kbaudit check: " << (stdinCount > 1 ? "stdin (-) can be read once" : "--stdin-filename needs - among the inputs")
+        << "\n";
+    return kExitUsage;
+  }
   std::error_code ec;
-  for (const std::string &input : args->positionals())
-    if (!fs::exists(input, ec)) {
-      err << "kbaudit check: " << input << ": no such file or directory\n";
+  for (const std::string &input : inputs)
+    if (input != "-" && !fs::exists(input, ec)) {
+      err << "kbaudit check: " << terminalSafe(input) << ": no such file or directory\n";
       return kExitUsage;
     }
   const std::optional<AuditOptions> options = auditOptionsFrom(*args, "problem", "check", err);
@@ -61,13 +94,33 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::vector<annotations::Annotation> all;
   std::vector<std::string> artifacts;
   int code = kExitClean;
-  for (const std::string &input : args->positionals()) {
-    const RunTarget target = targetFor(input);
+  for (const std::string &input : inputs) {
+    RunTarget target;
+    std::optional<StdinSolution> piped;
+    std::string artifact;
+    if (input == "-") {
+      piped = StdinSolution::read(std::cin, error);
+      if (!piped) {
+        err << "kbaudit check: -: " << error << "\n";
+        return kExitUsage;
+      }
+      const std::string id = stdinName ? targetFor(*stdinName).id : "";
+      target = RunTarget{id.empty() ? "stdin" : id, piped->solution(), piped->dir()};
+      artifact = stdinName ? artifactPath(*stdinName) : "solution.py";
+    } else {
+      target = targetFor(input);
+      artifact = artifactPath(target.solution);
+    }
     annotations::Annotation a = auditRun(target, *options);
+    if (piped) { // the temporary file is an implementation detail: name the input as the user did
+      replacePath(a, piped->solution().string(), artifact);
+      replacePath(a, piped->dir().string(), "<stdin>");
+    }
     if (a.verdict == "bug") {
       for (const Diagnostic &d : a.kbaudit.diagnostics)
         if (d.severity == Diagnostic::Severity::Error)
-          err << "kbaudit check: " << input << ": " << d.code << ": " << d.message << "\n";
+          err << "kbaudit check: " << terminalSafe(input) << ": " << terminalSafe(d.code) << ": "
+              << terminalSafe(d.message) << "\n";
       code = kExitUsage;
     } else if (gated(a, options->failOn) && code == kExitClean) {
       code = kExitFlagged;
@@ -75,11 +128,15 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     if (format == "yaml") out << annotations::toYaml(a);
     else if (format == "json") out << annotations::toJson(a);
     else if (format == "text") out << annotations::toText(a);
-    artifacts.push_back(artifactPath(target.solution));
+    else if (format == "github") out << annotations::toGithub(a, artifact);
+    artifacts.push_back(artifact);
     all.push_back(std::move(a));
   }
   if (format == "sarif")
     out << annotations::toSarif(all, artifacts, options->docBaseUrl);
+  // After the output, as ruff prints them; machine formats stay one parseable document.
+  if (args->has("statistics"))
+    (format == "text" || format == "github" ? out : err) << annotations::findingStatistics(all);
   return code;
 }
 

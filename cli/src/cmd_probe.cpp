@@ -3,7 +3,9 @@
 #include "args.h"
 #include "commands.h"
 #include "runs.h"
+#include "usage.h"
 
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
 
 #include <filesystem>
@@ -14,20 +16,25 @@ namespace kbaudit::cli {
 
 namespace fs = std::filesystem;
 
+// What the probes report quotes the solution's own output (exception text, paths it touched).
+namespace {
+std::string t(const std::string &s) { return annotations::terminalSafe(s); }
+} // namespace
+
 int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
   std::set<std::string> valued = {"problem"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   const auto args = Args::parse(argv, valued, {}, error);
   if (!args || args->positionals().size() != 1 || !args->value("problem")) {
-    err << "kbaudit probe: " << (args ? "usage: kbaudit probe FILE|RUN_DIR --problem DIR" : error) << "\n";
+    err << "kbaudit probe: " << (args ? usageLine(*findCommandHelp("probe")) : t(error)) << "\n";
     return kExitUsage;
   }
   std::error_code ec;
   const fs::path input = args->positionals().front();
   const fs::path problemDir = *args->value("problem");
   if (!fs::exists(input, ec) || !fs::is_directory(problemDir, ec)) {
-    err << "kbaudit probe: " << (fs::exists(input, ec) ? problemDir : input).string() << " does not exist\n";
+    err << "kbaudit probe: " << t((fs::exists(input, ec) ? problemDir : input).string()) << " does not exist\n";
     return kExitUsage;
   }
   const std::optional<runtime::ProbeOptions> options = probeOptionsFrom(*args, "probe", err);
@@ -36,22 +43,22 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
 
   const problems::ProblemContext problem = problems::loadProblem(problemDir);
   const runtime::RuntimeReport r = runtime::runProbes(targetFor(input).solution, problem, *options);
-  out << "outcome: " << r.outcome << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
-      << "device:  " << (r.device.empty() ? "-" : r.device) << ", torch " << (r.torchVersion.empty() ? "-" : r.torchVersion)
+  out << "outcome: " << t(r.outcome) << (r.reason.empty() ? "" : " (" + t(r.reason) + ")") << "\n"
+      << "device:  " << (r.device.empty() ? "-" : t(r.device)) << ", torch " << (r.torchVersion.empty() ? "-" : t(r.torchVersion))
       << ", " << r.seconds << " s\n";
   for (const std::string &note : r.isolation)
-    out << "sandbox: " << note << "\n";
+    out << "sandbox: " << t(note) << "\n";
   for (const std::string &note : r.notes)
-    out << "note:    " << note << "\n";
+    out << "note:    " << t(note) << "\n";
   bool found = r.outcome == "aborted";
   for (const runtime::ProbeOutcome &p : r.probes) {
     found |= p.status == "finding";
-    out << std::left << std::setw(22) << p.name << std::setw(9) << p.status << std::setw(9)
-        << (p.rule.empty() ? "-" : p.rule) << p.reason << "\n";
+    out << std::left << std::setw(22) << t(p.name) << std::setw(9) << t(p.status) << std::setw(9)
+        << (p.rule.empty() ? "-" : t(p.rule)) << t(p.reason) << "\n";
   }
   for (const runtime::RuntimeEvent &e : r.events) {
     found = true;
-    out << "event:   " << e.kind << ": " << e.detail << "\n";
+    out << "event:   " << t(e.kind) << ": " << t(e.detail) << "\n";
   }
   if (r.outcome == "unavailable")
     return kExitInternal;

@@ -2,7 +2,9 @@
 // which contract the precision and wrapper rules judge a run against.
 
 #include "commands.h"
+#include "usage.h"
 
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/problems/problem_context.h"
 
@@ -13,11 +15,25 @@ namespace kbaudit::cli {
 
 namespace {
 
+using annotations::terminalSafe;
+
+/// Everything shown comes from problem.yaml, reference.py or file names: escaped for the terminal.
 template <typename Range, typename Fn> std::string joined(const Range &items, Fn &&name) {
   std::string out;
   for (const auto &item : items)
-    out += (out.empty() ? "" : ", ") + std::string(name(item));
+    out += (out.empty() ? "" : ", ") + terminalSafe(std::string(name(item)));
   return out.empty() ? "-" : out;
+}
+
+std::string orDash(const std::string &s) { return s.empty() ? "-" : terminalSafe(s); }
+
+/// `problem.yaml:7: warning: problem-yaml-type: ...`, as `check` prints diagnostics.
+std::string diagnosticLine(const Diagnostic &d) {
+  std::string line = terminalSafe(d.file);
+  if (d.lines.valid())
+    line.append(":").append(std::to_string(d.lines.begin));
+  line.append(": ").append(severityName(d.severity)).append(": ").append(terminalSafe(d.code));
+  return line.append(": ").append(terminalSafe(d.message));
 }
 
 std::string identity(const std::string &s) { return s; }
@@ -26,22 +42,23 @@ std::string identity(const std::string &s) { return s; }
 
 int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   if (argv.size() != 1) {
-    err << "kbaudit problem: usage: kbaudit problem PROBLEM_DIR|LEVEL_FILE.py\n";
+    err << "kbaudit problem: " << usageLine(*findCommandHelp("problem")) << "\n";
     return kExitUsage;
   }
   std::error_code ec;
   if (!std::filesystem::exists(argv.front(), ec)) {
-    err << "kbaudit problem: " << argv.front() << " does not exist\n";
+    err << "kbaudit problem: " << terminalSafe(argv.front()) << " does not exist\n";
     return kExitUsage;
   }
   const problems::ProblemContext p = problems::loadProblem(argv.front());
   const problems::ReferenceSummary &r = p.reference;
-  out << "problem:        " << p.name << (p.displayName.empty() ? "" : " (" + p.displayName + ")") << "\n"
-      << "precision:      " << (p.precision.empty() ? "-" : p.precision) << " -> contract "
+  out << "problem:        " << terminalSafe(p.name)
+      << (p.displayName.empty() ? "" : " (" + terminalSafe(p.displayName) + ")") << "\n"
+      << "precision:      " << orDash(p.precision) << " -> contract "
       << (p.contractDtype().empty() ? "unknown" : p.contractDtype()) << "\n"
-      << "regime:         " << (p.regime.empty() ? "-" : p.regime) << "\n"
-      << "reference:      " << (r.found ? r.path.string() : "none") << "\n"
-      << "entry point:    " << (r.entry.empty() ? "-" : r.entry) << "\n"
+      << "regime:         " << orDash(p.regime) << "\n"
+      << "reference:      " << (r.found ? terminalSafe(r.path.string()) : "none") << "\n"
+      << "entry point:    " << orDash(r.entry) << "\n"
       << "dominant ops:   " << joined(r.dominantOps, problems::opClassName) << "\n"
       << "input dtypes:   " << joined(r.inputDtypes, [](const problems::DtypeUse &u) { return u.dtype; }) << "\n"
       << "weight dtypes:  " << joined(r.weightDtypes, [](const problems::DtypeUse &u) { return u.dtype; }) << "\n"
@@ -54,8 +71,10 @@ int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ost
         << "  allowed ops:  " << joined(p.policy->allowedLibraryOps, problems::opClassName) << "\n"
         << "  compile:      " << (p.policy->compileForbidden ? "forbidden" : "allowed") << "\n";
   }
+  // What kbaudit could not read as the problem states it (type errors in problem.yaml, a
+  // reference.py that does not parse): each run audited against this problem carries them too.
   for (const Diagnostic &d : p.diagnostics)
-    out << "note:           " << d.code << ": " << d.message << "\n";
+    out << "diagnostic:     " << diagnosticLine(d) << "\n";
   return kExitClean;
 }
 

@@ -1,8 +1,10 @@
 #include "args.h"
 #include "commands.h"
+#include "usage.h"
 
 #include "kbaudit/annotations/html_report.h"
 #include "kbaudit/annotations/score.h"
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
 
@@ -12,25 +14,25 @@
 namespace kbaudit::cli {
 
 namespace fs = std::filesystem;
+using annotations::terminalSafe;
 
 // kbaudit report ANNOTATIONS_DIR --html OUT.html [--truth HUMAN_DIR] [--title TEXT]
 int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  constexpr const char *kUsageLine = "usage: kbaudit report ANNOTATIONS_DIR --html OUT.html [--truth DIR] [--title TEXT]";
   std::string error;
   const auto args = Args::parse(argv, {"html", "truth", "title"}, {}, error);
   if (!args || args->positionals().size() != 1 || !args->value("html")) {
-    err << "kbaudit report: " << (args ? kUsageLine : error) << "\n";
+    err << "kbaudit report: " << (args ? usageLine(*findCommandHelp("report")) : terminalSafe(error)) << "\n";
     return kExitUsage;
   }
   const fs::path predDir = args->positionals().front();
   const std::optional<std::string> truthDir = args->value("truth");
   std::error_code ec;
   if (!fs::is_directory(predDir, ec)) {
-    err << "kbaudit report: " << predDir.string() << " is not a directory\n";
+    err << "kbaudit report: " << terminalSafe(predDir.string()) << " is not a directory\n";
     return kExitUsage;
   }
   if (truthDir && !fs::is_directory(*truthDir, ec)) {
-    err << "kbaudit report: --truth " << *truthDir << " is not a directory\n";
+    err << "kbaudit report: --truth " << terminalSafe(*truthDir) << " is not a directory\n";
     return kExitUsage;
   }
 
@@ -45,19 +47,19 @@ int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostr
     truth = annotations::loadAnnotations(*truthDir, options.loadErrors);
   }
   for (const std::string &e : options.loadErrors)
-    err << "kbaudit report: " << e << "\n";
+    err << "kbaudit report: " << terminalSafe(e) << "\n";
   if (pred.empty())
-    err << "kbaudit report: no annotations under " << predDir.string() << "\n";
+    err << "kbaudit report: no annotations under " << terminalSafe(predDir.string()) << "\n";
 
   const std::string html = annotations::renderHtmlReport(pred, truthDir ? &truth : nullptr, options);
   const fs::path outPath = *args->value("html");
   if (outPath.has_parent_path())
     fs::create_directories(outPath.parent_path(), ec);
   if (!annotations::writeFileAtomically(outPath, html, error)) {
-    err << "kbaudit report: cannot write " << outPath.string() << ": " << error << "\n";
+    err << "kbaudit report: cannot write " << terminalSafe(outPath.string()) << ": " << terminalSafe(error) << "\n";
     return kExitInternal;
   }
-  out << "wrote " << outPath.string() << " (" << pred.size() << " kbaudit annotations";
+  out << "wrote " << terminalSafe(outPath.string()) << " (" << pred.size() << " kbaudit annotations";
   if (truthDir)
     out << ", " << truth.size() << " human";
   out << ")\n";

@@ -1,6 +1,8 @@
 #include "args.h"
 #include "commands.h"
+#include "usage.h"
 
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/rules/rule_meta.h"
@@ -28,12 +30,12 @@ int cmdRules(const std::vector<std::string> &argv, std::ostream &out, std::ostre
 
 int cmdExplain(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   if (argv.size() != 1) {
-    err << "kbaudit explain: usage: kbaudit explain RULE_ID\n";
+    err << "kbaudit explain: " << usageLine(*findCommandHelp("explain")) << "\n";
     return kExitUsage;
   }
   const rules::RuleMeta *m = rules::findRule(argv.front());
   if (!m) {
-    err << "kbaudit explain: unknown rule '" << argv.front() << "' (see `kbaudit rules`)\n";
+    err << "kbaudit explain: unknown rule '" << annotations::terminalSafe(argv.front()) << "' (see `kbaudit rules`)\n";
     return kExitUsage;
   }
   out << rules::renderRuleDoc(*m);
@@ -44,17 +46,17 @@ int cmdDocs(const std::vector<std::string> &argv, std::ostream &out, std::ostrea
   std::string error;
   const auto args = Args::parse(argv, {"out"}, {}, error);
   if (!args || !args->value("out") || !args->positionals().empty()) {
-    err << "kbaudit docs: " << (args ? "usage: kbaudit docs --out DIR" : error) << "\n";
+    err << "kbaudit docs: " << (args ? usageLine(*findCommandHelp("docs")) : annotations::terminalSafe(error)) << "\n";
     return kExitUsage;
   }
   const fs::path dir = *args->value("out");
   for (const rules::RuleMeta &m : rules::catalogue()) {
     std::string writeError;
     if (!annotations::writeFileAtomically(dir / (m.id + ".md"), rules::renderRuleDoc(m), writeError)) {
-      err << "kbaudit docs: " << writeError << "\n";
+      err << "kbaudit docs: " << annotations::terminalSafe(writeError) << "\n";
       return kExitUsage;
     }
-    out << (dir / (m.id + ".md")).string() << "\n";
+    out << annotations::terminalSafe((dir / (m.id + ".md")).string()) << "\n";
   }
   return kExitClean;
 }

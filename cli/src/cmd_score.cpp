@@ -1,7 +1,9 @@
 #include "args.h"
 #include "commands.h"
+#include "usage.h"
 
 #include "kbaudit/annotations/score.h"
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
 
 #include <filesystem>
@@ -15,21 +17,22 @@ int cmdScore(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::string error;
   const auto args = Args::parse(argv, {"truth", "pred"}, {}, error);
   if (!args || !args->value("truth") || !args->value("pred") || !args->positionals().empty()) {
-    err << "kbaudit score: " << (args ? "usage: kbaudit score --truth DIR --pred DIR" : error) << "\n";
+    err << "kbaudit score: " << (args ? usageLine(*findCommandHelp("score")) : annotations::terminalSafe(error)) << "\n";
     return kExitUsage;
   }
   std::error_code ec;
   for (const char *opt : {"truth", "pred"})
     if (!fs::is_directory(*args->value(opt), ec)) {
-      err << "kbaudit score: --" << opt << " " << *args->value(opt) << " is not a directory\n";
+      err << "kbaudit score: --" << opt << " " << annotations::terminalSafe(*args->value(opt)) << " is not a directory\n";
       return kExitUsage;
     }
   std::vector<std::string> errors;
   const auto truth = annotations::loadAnnotations(*args->value("truth"), errors);
   const auto pred = annotations::loadAnnotations(*args->value("pred"), errors);
   for (const std::string &e : errors)
-    err << "kbaudit score: " << e << "\n";
-  out << annotations::formatScore(annotations::score(truth, pred));
+    err << "kbaudit score: " << annotations::terminalSafe(e) << "\n";
+  // Run ids in the misses and false flags come from file names.
+  out << annotations::terminalSafeLines(annotations::formatScore(annotations::score(truth, pred)));
   return errors.empty() ? kExitClean : kExitUsage;
 }
 

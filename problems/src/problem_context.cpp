@@ -1,6 +1,8 @@
 #include "kbaudit/problems/problem_context.h"
 
-#include <yaml-cpp/yaml.h>
+#include "problem_yaml.h"
+
+#include "kbaudit/source/source_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -18,11 +20,6 @@ void warn(ProblemContext &ctx, std::string code, std::string message) {
                                        std::move(message), "problem.yaml", {}});
 }
 
-std::string scalar(const YAML::Node &node, const char *key) {
-  const YAML::Node v = node[key];
-  return v && v.IsScalar() ? v.as<std::string>() : std::string();
-}
-
 std::optional<std::string> readText(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -32,19 +29,61 @@ std::optional<std::string> readText(const fs::path &path) {
   return text.str();
 }
 
+/// A diagnostic about the reference file, as `reference-<code>` (reference-syntax-error,
+/// reference-invalid-utf8, ...) so it is never mistaken for one about the solution.
+void referenceDiagnostic(ProblemContext &ctx, const std::string &file, Diagnostic::Severity severity,
+                         const std::string &code, std::string message, LineRange lines = {}) {
+  ctx.diagnostics.push_back(Diagnostic{severity, "reference-" + code, std::move(message), file, lines});
+}
+
+/// The reference's own parse problems, once each: rules compare solutions against what the
+/// reference computes, and a reference that does not parse yields a partial summary.
+void noteParseProblems(ProblemContext &ctx, const std::string &file) {
+  unsigned syntaxErrors = 0;
+  LineRange first;
+  for (const Diagnostic &d : ctx.reference.facts.diagnostics) {
+    if (d.code == "syntax-error") {
+      if (syntaxErrors++ == 0)
+        first = d.lines;
+    } else if (d.severity != Diagnostic::Severity::Note) {
+      referenceDiagnostic(ctx, file, Diagnostic::Severity::Warning, d.code, file + ": " + d.message, d.lines);
+    }
+  }
+  if (syntaxErrors)
+    referenceDiagnostic(ctx, file, Diagnostic::Severity::Warning, "syntax-error",
+                        file + " does not parse (" + std::to_string(syntaxErrors) + " syntax error region" +
+                            (syntaxErrors == 1 ? "" : "s") + ", the first at line " + std::to_string(first.begin) +
+                            "); its entry point, operations and dtypes are read from what parsed",
+                        first);
+  if (ctx.reference.entry.empty())
+    referenceDiagnostic(ctx, file, Diagnostic::Severity::Note, "no-entry",
+                        file + " defines no Model (nor nn.Module) with forward, step or __call__; rules that "
+                               "compare against the reference's operations see none");
+}
+
 void readReference(ProblemContext &ctx, const fs::path &path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     warn(ctx, "problem-no-reference", "no reference.py in " + ctx.dir.string());
     return;
   }
-  if (auto text = readText(path))
-    ctx.reference = summarizeReference(*text, path);
-  else
+  auto text = readText(path);
+  if (!text) {
     warn(ctx, "problem-no-reference", "cannot read " + path.string());
+    return;
+  }
+  // Checked as solutions are (UTF-8, NUL bytes, emptiness, universal newlines) so the front end
+  // gets the text Python would read; an empty or binary file is no reference at all.
+  const std::string file = path.filename().string();
+  const SourceFile checked = SourceFile::fromBytes(std::move(*text), file);
+  for (const Diagnostic &d : checked.diagnostics())
+    if (d.severity != Diagnostic::Severity::Note)
+      referenceDiagnostic(ctx, file, Diagnostic::Severity::Warning, d.code, d.message, d.lines);
+  if (!checked.analyzable())
+    return;
+  ctx.reference = summarizeReference(checked.text(), path);
+  noteParseProblems(ctx, file);
 }
-
-void readYaml(ProblemContext &ctx, const fs::path &yamlPath);
 
 } // namespace
 
@@ -66,7 +105,7 @@ ProblemContext loadProblem(const fs::path &dirOrFile) {
   if (!fs::is_regular_file(yamlPath, ec))
     warn(ctx, "problem-missing", "no problem.yaml in " + dirOrFile.string());
   else
-    readYaml(ctx, yamlPath);
+    readProblemYaml(ctx, yamlPath);
   readReference(ctx, dirOrFile / "reference.py");
   ctx.policy = findPolicy(ctx.name, ctx.displayName);
   return ctx;
@@ -95,35 +134,6 @@ std::vector<std::string> ProblemContext::allForbidden() const {
     all.insert(all.end(), policy->forbiddenOps.begin(), policy->forbiddenOps.end());
   return all;
 }
-
-namespace {
-
-void readYaml(ProblemContext &ctx, const fs::path &yamlPath) {
-  try {
-    const YAML::Node root = YAML::LoadFile(yamlPath.string());
-    if (!root.IsMap()) {
-      warn(ctx, "problem-malformed", yamlPath.string() + " is not a mapping");
-      return;
-    }
-    if (auto n = scalar(root, "name"); !n.empty())
-      ctx.name = n;
-    ctx.displayName = scalar(root, "display_name");
-    ctx.precision = scalar(root, "precision");
-    ctx.regime = scalar(root, "regime");
-    if (const YAML::Node tol = root["tolerance"]; tol && tol.IsMap())
-      for (const auto &kv : tol)
-        if (kv.second.IsScalar())
-          ctx.tolerance[kv.first.as<std::string>()] = kv.second.as<double>(0.0);
-    if (const YAML::Node forb = root["forbidden"]; forb && forb.IsSequence())
-      for (const auto &item : forb)
-        if (item.IsScalar())
-          ctx.forbidden.push_back(item.as<std::string>());
-  } catch (const YAML::Exception &e) {
-    warn(ctx, "problem-malformed", yamlPath.string() + ": " + e.what());
-  }
-}
-
-} // namespace
 
 std::optional<fs::path> findProblemDir(const fs::path &root, const std::string &problem,
                                        const std::string &bench, const std::string &gpu) {

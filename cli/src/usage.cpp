@@ -1,0 +1,113 @@
+#include "usage.h"
+
+namespace kbaudit::cli {
+
+namespace {
+
+constexpr std::string_view kCheckOptions = R"(  -                        read the solution from stdin (run id "stdin", shown as solution.py)
+  --stdin-filename NAME    the name to show for stdin (and the run id a file there would get)
+  --problem DIR|FILE       the problem directory (problem.yaml, reference.py) or level file
+  --format FORMAT          text (default), yaml, json, sarif or github
+  --output-format FORMAT   the same as --format
+  --statistics             after the output, one line per rule: count, rule id, rule name
+                           (on stderr for yaml, json and sarif, which stay one document)
+  --select IDS             rule ids, categories or ALL to run (comma list, repeatable)
+  --ignore IDS             rule ids or categories not to run
+  --fail-on CLASSES        what exits 1: reward_hack, rubric_leak (default both), review
+  --baseline FILE          findings accepted after review
+  --config FILE            kbaudit.yaml to read (default: the nearest one)
+  --no-config              read no kbaudit.yaml
+  --runtime                also run the sandboxed runtime probes (needs --problem)
+  --device auto|cuda|cpu   --python PATH   --probe-timeout S   --seeds 0,1,2   (with --runtime)
+exit: 0 clean, 1 reward_hack/rubric_leak (see --fail-on), 2 usage or unreadable input, 3 internal error
+)";
+
+constexpr std::string_view kAuditOptions = R"(  --out DIR                where the <run_id>.yaml annotations go (required)
+  --jobs N                 parallel audits, 1 to 1024 (default: all cores)
+  --shard K/N              only the runs of shard K of N (split by run id hash)
+  --problems DIR           problems tree: <bench>/<gpu>/<problem>/ or <problem>/
+  --select IDS, --ignore IDS, --baseline FILE, --config FILE, --no-config   as for check
+  --fail-on CLASSES        exit 1 when some run matches (audit gates only when asked)
+  --quiet                  no progress line and no summary
+  --runtime                also run the runtime probes (--device, --python, --probe-timeout, --seeds)
+)";
+
+constexpr std::string_view kProbeOptions = R"(  --problem DIR            the problem directory (required)
+  --device auto|cuda|cpu   where to run (default auto)
+  --python PATH            the interpreter with torch (default: the project's .venv)
+  --probe-timeout S        wall-clock limit per probe run, seconds
+  --seeds 0,1,2            input seeds
+exit: 0 nothing found, 1 a finding or an aborted probe, 3 probes unavailable
+)";
+
+constexpr std::string_view kReportOptions = R"(  --html OUT.html          the page to write (required)
+  --truth DIR              human annotations to show and score against
+  --title TEXT             the page title
+)";
+
+const std::vector<CommandHelp> kCommands = {
+    {"check", "FILE|RUN_DIR|-... [--problem DIR] [--format text|yaml|json|sarif|github] [--select IDS] [--ignore IDS] [--runtime]",
+     "audit one solution (or several, or stdin)", kCheckOptions},
+    {"audit", "RUNS_DIR --out DIR [--jobs N] [--shard K/N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]",
+     "audit every run under RUNS_DIR, one <run_id>.yaml annotation each", kAuditOptions},
+    {"probe", "FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S] [--seeds 0,1,2]",
+     "only the sandboxed runtime probes", kProbeOptions},
+    {"score", "--truth DIR --pred DIR", "compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)",
+     "  --truth DIR              human annotations\n  --pred DIR               kbaudit's annotations\n"},
+    {"report", "ANNOTATIONS_DIR --html OUT.html [--truth DIR] [--title TEXT]",
+     "self-contained HTML page: verdict grid, counts, findings", kReportOptions},
+    {"problem", "PROBLEM_DIR|LEVEL_FILE.py",
+     "show the contract, reference summary, suite policy and problem diagnostics kbaudit reads", ""},
+    {"rules", "", "list the rules", ""},
+    {"explain", "RULE_ID", "print a rule's documentation", ""},
+    {"docs", "--out DIR", "write every rule's doc page (docs/rules)", "  --out DIR                where the pages go\n"},
+    {"version", "", "print the version", ""},
+    {"help", "[COMMAND]", "this list, or one command's options", ""},
+};
+
+} // namespace
+
+const std::vector<CommandHelp> &commandHelp() { return kCommands; }
+
+const CommandHelp *findCommandHelp(std::string_view name) {
+  for (const CommandHelp &c : kCommands)
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
+std::string usageLine(const CommandHelp &c) {
+  std::string line = "usage: kbaudit ";
+  line.append(c.name);
+  if (!c.synopsis.empty())
+    line.append(" ").append(c.synopsis);
+  return line;
+}
+
+std::string commandUsage(const CommandHelp &c) {
+  return usageLine(c) + "\n\n" + std::string(c.summary) + "\n\noptions:\n" +
+         "  -h, --help               show this help and exit\n" + std::string(c.options);
+}
+
+std::string overallUsage() {
+  std::string out = "usage: kbaudit <command> [options]\n\ncommands:\n";
+  for (const CommandHelp &c : kCommands) {
+    std::string name(c.name);
+    out += "  " + name + std::string(name.size() < 9 ? 9 - name.size() : 1, ' ') + std::string(c.summary) + "\n";
+  }
+  out += "\n`kbaudit COMMAND --help` shows a command's options.\n"
+         "exit codes: 0 success/clean, 1 gated verdict, 2 usage or input error, 3 internal error\n";
+  return out;
+}
+
+bool asksForHelp(const std::vector<std::string> &args) {
+  for (const std::string &a : args) {
+    if (a == "--")
+      return false;
+    if (a == "--help" || a == "-h")
+      return true;
+  }
+  return false;
+}
+
+} // namespace kbaudit::cli

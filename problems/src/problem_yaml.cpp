@@ -1,0 +1,191 @@
+#include "problem_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace kbaudit::problems {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Severity = Diagnostic::Severity;
+
+/// The keys kbaudit reads; problem.yaml holds many more (flops_formula, sota, hardware, ...).
+constexpr std::array<std::string_view, 6> kKnownKeys = {"name", "display_name", "precision", "regime", "tolerance",
+                                                       "forbidden"};
+
+bool isNumber(const YAML::Node &n) {
+  double d = 0;
+  return YAML::convert<double>::decode(n, d);
+}
+
+/// A plain (unquoted) scalar YAML reads as a number or boolean is not a string: `forbidden: 42`.
+/// A quoted one ("42") is a string whatever it spells.
+bool isString(const YAML::Node &n) {
+  if (!n.IsScalar())
+    return false;
+  if (n.Tag() != "?")
+    return true;
+  bool b = false;
+  return !isNumber(n) && !YAML::convert<bool>::decode(n, b);
+}
+
+std::string kindOf(const YAML::Node &n) {
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a list";
+  if (n.IsNull()) return "null";
+  if (isString(n)) return "a string";
+  bool b = false;
+  if (n.Tag() == "?" && !isNumber(n) && YAML::convert<bool>::decode(n, b)) return "a boolean (" + n.Scalar() + ")";
+  return "a number (" + n.Scalar() + ")";
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+class Reader {
+public:
+  explicit Reader(ProblemContext &ctx) : ctx_(ctx) {}
+
+  void diagnose(const YAML::Node &at, Severity severity, std::string code, std::string message) {
+    const YAML::Mark mark = at.Mark();
+    const LineRange lines = mark.line >= 0 ? LineRange{static_cast<unsigned>(mark.line) + 1,
+                                                       static_cast<unsigned>(mark.line) + 1}
+                                           : LineRange{};
+    ctx_.diagnostics.push_back(Diagnostic{severity, std::move(code), std::move(message), "problem.yaml", lines});
+  }
+
+  /// A string-valued key: any scalar is taken as written; a list or mapping is ignored.
+  std::string scalar(const YAML::Node &root, const char *key) {
+    const YAML::Node v = root[key];
+    if (!v || v.IsNull())
+      return {};
+    if (v.IsScalar())
+      return v.Scalar();
+    diagnose(v, Severity::Warning, "problem-yaml-type",
+             std::string("`") + key + "` should be a string, not " + kindOf(v) + "; it is ignored");
+    return {};
+  }
+
+  void tolerance(const YAML::Node &root) {
+    const YAML::Node tol = root["tolerance"];
+    if (!tol || tol.IsNull())
+      return;
+    if (!tol.IsMap()) {
+      diagnose(tol, Severity::Warning, "problem-yaml-type",
+               "`tolerance` should be a mapping of dtype to number, not " + kindOf(tol) + "; it is ignored");
+      return;
+    }
+    for (const auto &kv : tol) {
+      double v = 0;
+      if (kv.second.IsScalar() && YAML::convert<double>::decode(kv.second, v)) {
+        ctx_.tolerance[kv.first.Scalar()] = v;
+        continue;
+      }
+      diagnose(kv.second, Severity::Warning, "problem-yaml-type",
+               "`tolerance` of `" + kv.first.Scalar() + "` should be a number, not " + kindOf(kv.second) +
+                   "; it is ignored");
+    }
+  }
+
+  /// WRAP005 judges against this list, so a shape it cannot use must never pass silently.
+  void forbidden(const YAML::Node &root) {
+    const YAML::Node forb = root["forbidden"];
+    if (!forb || forb.IsNull())
+      return;
+    if (isString(forb)) {
+      ctx_.forbidden.push_back(forb.Scalar());
+      diagnose(forb, Severity::Note, "problem-yaml-coerced",
+               "`forbidden` is a single string, not a list; read as the one-entry list [\"" + forb.Scalar() + "\"]");
+      return;
+    }
+    if (!forb.IsSequence()) {
+      diagnose(forb, Severity::Warning, "problem-yaml-type",
+               "`forbidden` should be a list of strings, not " + kindOf(forb) + "; it is ignored");
+      return;
+    }
+    std::size_t index = 0;
+    for (const auto &item : forb) {
+      ++index;
+      if (isString(item) && !item.Scalar().empty()) {
+        ctx_.forbidden.push_back(item.Scalar());
+        continue;
+      }
+      diagnose(item, Severity::Warning, "problem-yaml-type",
+               "`forbidden` entry " + std::to_string(index) + " should be a non-empty string, not " +
+                   (isString(item) ? std::string("an empty one") : kindOf(item)) + "; it is ignored");
+    }
+  }
+
+  /// A key one or two edits from one kbaudit reads is most likely that key misspelt, and the
+  /// contract it states would otherwise be dropped without a word.
+  void misspeltKeys(const YAML::Node &root) {
+    for (const auto &kv : root) {
+      if (!kv.first.IsScalar())
+        continue;
+      const std::string key = kv.first.Scalar();
+      if (std::find(kKnownKeys.begin(), kKnownKeys.end(), key) != kKnownKeys.end())
+        continue;
+      for (std::string_view known : kKnownKeys) {
+        const std::size_t limit = known.size() <= 5 ? 1 : 2;
+        if (editDistance(key, known) <= limit) {
+          diagnose(kv.first, Severity::Warning, "problem-yaml-key",
+                   "`" + key + "` is not a key kbaudit reads; did you mean `" + std::string(known) + "`?");
+          break;
+        }
+      }
+    }
+  }
+
+private:
+  ProblemContext &ctx_;
+};
+
+} // namespace
+
+void readProblemYaml(ProblemContext &ctx, const fs::path &yamlPath) {
+  const auto malformed = [&](const std::string &why) {
+    ctx.diagnostics.push_back(Diagnostic{Severity::Warning, "problem-malformed", why, "problem.yaml", {}});
+  };
+  try {
+    const YAML::Node root = YAML::LoadFile(yamlPath.string());
+    if (!root.IsMap()) {
+      malformed(yamlPath.string() + " is not a mapping");
+      return;
+    }
+    Reader r(ctx);
+    if (auto n = r.scalar(root, "name"); !n.empty())
+      ctx.name = n;
+    ctx.displayName = r.scalar(root, "display_name");
+    ctx.precision = r.scalar(root, "precision");
+    if (!ctx.precision.empty() && canonicalDtype(ctx.precision).empty())
+      r.diagnose(root["precision"], Severity::Warning, "problem-yaml-value",
+                 "`precision: " + ctx.precision +
+                     "` is not a dtype kbaudit knows; the contract dtype comes from the reference's inputs");
+    ctx.regime = r.scalar(root, "regime");
+    r.tolerance(root);
+    r.forbidden(root);
+    r.misspeltKeys(root);
+  } catch (const YAML::Exception &e) {
+    malformed(yamlPath.string() + ": " + e.what());
+  }
+}
+
+} // namespace kbaudit::problems
