@@ -13,12 +13,14 @@ namespace kbaudit::annotations {
 
 namespace {
 
+constexpr std::string_view kTempPrefix = ".kbaudit-tmp.";
+
 // pid + per-process counter: unique across concurrent kbaudit processes and across threads of
-// one (a batch audit writes many annotations into the same directory at once).
+// one. Not derived from the target's name, so a target name near the file-name limit still
+// has a temp name that fits.
 std::filesystem::path tempPathFor(const std::filesystem::path &path) {
   static std::atomic<unsigned long> counter{0};
-  const std::string name = "." + path.filename().string() + ".tmp." +
-                           std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const std::string name = std::string(kTempPrefix) + std::to_string(::getpid()) + "." + std::to_string(counter++);
   return path.parent_path() / name;
 }
 
@@ -79,6 +81,21 @@ bool writeFileAtomically(const std::filesystem::path &path, const std::string &c
     error = describe("cannot write", path, err);
   }
   return ok;
+}
+
+std::size_t removeStaleTempFiles(const std::filesystem::path &dir) {
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    // Today's temp names, and those of earlier versions (`.<name>.yaml.tmp.<pid>.<n>`).
+    const bool ours = name.rfind(kTempPrefix, 0) == 0 ||
+                      (name.size() > 1 && name[0] == '.' && name.find(".yaml.tmp.") != std::string::npos);
+    std::error_code rmEc;
+    if (ours && it->is_regular_file(rmEc) && std::filesystem::remove(it->path(), rmEc))
+      ++removed;
+  }
+  return removed;
 }
 
 } // namespace kbaudit::annotations

@@ -1,4 +1,5 @@
 #include "kbaudit/annotations/score.h"
+#include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/synthesis.h"
 
 #include "kbaudit/annotations/yaml_writer.h"
@@ -109,9 +110,12 @@ std::map<std::string, Annotation> loadAnnotations(const fs::path &dir, std::vect
     if (it->is_directory(ec) && fs::exists(it->path() / "annotation.yaml", ec)) {
       file = it->path() / "annotation.yaml";
       id = it->path().filename().string();
-    } else if (it->path().extension() == ".yaml") {
+    } else if (it->path().extension() == ".yaml" && it->path().filename().string().front() != '.') {
       file = it->path();
-      id = it->path().stem().string();
+      // The id the file name encodes (annotationFileName); a hashed long name or a name
+      // written by someone else is matched by the run_id inside it.
+      const std::optional<std::string> decoded = runIdFromFileStem(it->path().stem().string());
+      id = decoded ? *decoded : std::string();
     } else {
       continue;
     }
@@ -119,7 +123,10 @@ std::map<std::string, Annotation> loadAnnotations(const fs::path &dir, std::vect
     std::stringstream ss;
     ss << in.rdbuf();
     try {
-      out.emplace(id, fromYaml(ss.str()));
+      Annotation a = fromYaml(ss.str());
+      if (id.empty())
+        id = !a.runId.empty() ? a.runId : file.stem().string();
+      out.emplace(id, std::move(a));
     } catch (const std::exception &e) {
       errors.push_back(file.string() + ": " + e.what());
     }

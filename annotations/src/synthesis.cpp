@@ -147,13 +147,37 @@ std::string cleanSummary(const Facts &facts) {
 
 
 Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version) {
+  return unauditable(run, "no-solution", why, version);
+}
+
+Annotation unauditable(const RunInfo &run, const std::string &code, const std::string &why,
+                       const std::string &version) {
   Annotation a;
   fillIdentity(a, run, version);
   a.verdict = "bug";
   a.summary = "kbaudit could not audit this run: " + why + ".";
   a.implication = "Nothing was audited, so the cell's number is unverified until the run's solution can be read.";
-  a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Error, "no-solution", why, "solution.py", {}});
+  a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Error, code, why, "solution.py", {}});
   return a;
+}
+
+void markIncomplete(Annotation &a, const std::string &why) {
+  a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, "analysis-incomplete", why, "solution.py", {}});
+  // Without the missing facts a finding that rests on an absence ("forward reaches no authored
+  // kernel") is unfounded and a missing finding proves nothing: every finding is left for review.
+  unsigned kept = 0;
+  for (rules::Finding &f : a.kbaudit.findings)
+    if (!f.accepted) {
+      f.confidence = rules::Confidence::Low;
+      ++kept;
+    }
+  a.verdict = "bug";
+  a.summary = "kbaudit could not complete the audit of this run (" + why + ")" +
+              (kept ? "; " + std::to_string(kept) + " finding(s) from what it could read are listed for review."
+                    : "; what it could read holds no finding.");
+  a.implication = "Part of the solution was not analysed, so neither a clean nor a hack verdict is proven; the "
+                  "cell's number is unverified until a person reviews the run.";
+  a.quotes.clear();
 }
 
 Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,

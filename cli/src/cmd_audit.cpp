@@ -1,13 +1,18 @@
 #include "args.h"
 #include "commands.h"
+#include "output_lock.h"
 #include "runs.h"
+#include "worker_pool.h"
+
+#include "kbaudit/annotations/run_file_name.h"
+#include "kbaudit/annotations/run_id.h"
+#include "kbaudit/annotations/synthesis.h"
+#include "kbaudit/annotations/terminal_text.h"
 
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/cli/progress.h"
 #include "kbaudit/cli/shard.h"
-
-#include <llvm/Support/ThreadPool.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,9 +21,9 @@
 #include <exception>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <ostream>
+#include <thread>
 
 namespace kbaudit::cli {
 
@@ -26,24 +31,43 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Run ids come from directory names; keep the output file name inside --out whatever they hold.
-std::string fileNameFor(const std::string &id) {
-  std::string name = id.empty() ? "unnamed" : id;
-  for (char &c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
-      c = '_';
-  if (name.front() == '.')
-    name.front() = '_';
-  return name + ".yaml";
+/// A whole number in [lo, hi] written in digits only (std::stoul reads "4x" as 4 and "-1" as a
+/// huge count); nullopt otherwise.
+std::optional<unsigned long> boundedNumber(const std::string &text, unsigned long lo, unsigned long hi) {
+  if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const unsigned long v = std::stoul(text);
+  if (v < lo || v > hi)
+    return std::nullopt;
+  return v;
+}
+
+/// What a worker sends back: the verdict, whether it trips the gate, then the annotation.
+std::string encodeResult(const annotations::Annotation &a, bool isGated) {
+  return a.verdict + "\n" + (isGated ? "1" : "0") + "\n" + annotations::toYaml(a);
+}
+
+struct Result {
+  std::string verdict;
+  bool gated = false;
+  std::string yaml;
+};
+
+std::optional<Result> decodeResult(const std::string &payload) {
+  const std::size_t a = payload.find('\n');
+  const std::size_t b = a == std::string::npos ? a : payload.find('\n', a + 1);
+  if (b == std::string::npos)
+    return std::nullopt;
+  return Result{payload.substr(0, a), payload.substr(a + 1, b - a - 1) == "1", payload.substr(b + 1)};
 }
 
 } // namespace
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore"};
+  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  std::set<std::string> flags = {"quiet"};
+  std::set<std::string> flags = {"quiet", "in-process"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
@@ -58,16 +82,32 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     err << "kbaudit audit: " << root.string() << " is not a directory\n";
     return kExitUsage;
   }
-  unsigned jobs = 0;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   if (auto j = args->value("jobs")) {
-    // Digits only, 1 to 1024: std::stoul reads "4x" as 4 and "-1" as a huge count.
-    const bool digits = !j->empty() && j->size() <= 4 &&
-                        std::all_of(j->begin(), j->end(), [](char c) { return c >= '0' && c <= '9'; });
-    jobs = digits ? static_cast<unsigned>(std::stoul(*j)) : 0;
-    if (jobs < 1 || jobs > 1024) {
+    const auto v = boundedNumber(*j, 1, 1024);
+    if (!v) {
       err << "kbaudit audit: --jobs needs a whole number from 1 to 1024, not '" << *j << "'\n";
       return kExitUsage;
     }
+    jobs = static_cast<unsigned>(*v);
+  }
+  WorkerLimits limits;
+  if (auto t = args->value("run-timeout")) {
+    const auto v = boundedNumber(*t, 1, 86400);
+    if (!v) {
+      err << "kbaudit audit: --run-timeout needs a whole number of seconds from 1 to 86400, not '" << *t << "'\n";
+      return kExitUsage;
+    }
+    limits.wall = std::chrono::seconds(*v);
+  }
+  limits.isolate = !args->has("in-process");
+  if (auto m = args->value("run-memory")) {
+    const auto v = boundedNumber(*m, 256, 1u << 20);
+    if (!v) {
+      err << "kbaudit audit: --run-memory needs a whole number of MiB from 256 to 1048576, not '" << *m << "'\n";
+      return kExitUsage;
+    }
+    limits.memoryBytes = static_cast<std::uint64_t>(*v) << 20;
   }
   std::optional<Shard> shard;
   if (auto s = args->value("shard")) {
@@ -87,48 +127,89 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     return kExitUsage;
   }
 
-  std::vector<RunTarget> runs = discoverRuns(root);
+  std::string lockError;
+  const std::optional<OutputLock> lock = OutputLock::acquire(outDir, lockError);
+  if (!lock) {
+    err << "kbaudit audit: " << lockError << "\n";
+    return kExitUsage;
+  }
+  // Under the lock no other audit writes here, so any temp file is a killed writer's leftover.
+  annotations::removeStaleTempFiles(outDir);
+
+  Discovery discovery = discoverRuns(root);
+  std::vector<RunTarget> &runs = discovery.runs;
   const std::size_t discovered = runs.size();
   if (shard)
     std::erase_if(runs, [&](const RunTarget &run) { return !inShard(run.id, *shard); });
+  // The probes bring their own budget; the worker's limit must not cut it short.
+  if (options.runtime && !args->value("run-timeout"))
+    limits.wall += std::chrono::duration_cast<std::chrono::seconds>(options.runtime->limits.wall);
   const auto start = std::chrono::steady_clock::now();
   ProgressLine progress(progressSinkFor(err, args->has("quiet")), runs.size());
-  std::mutex mu;
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
   unsigned gatedRuns = 0;
-  {
-    llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
-    for (const RunTarget &run : runs) {
-      pool.async([&, run] {
-        std::string verdict, failure;
-        bool isGated = false;
-        try {
-          const annotations::Annotation a = auditRun(run, options);
-          verdict = a.verdict;
-          isGated = gated(a, options.failOn);
-          std::string writeError;
-          if (!annotations::writeFileAtomically(outDir / fileNameFor(run.id), annotations::toYaml(a), writeError))
-            failure = run.id + ": " + writeError;
-        } catch (const std::exception &e) {
-          failure = run.id + ": internal error: " + e.what();
-        }
-        {
-          std::lock_guard lock(mu);
-          if (failure.empty()) {
-            ++verdicts[verdict];
-            gatedRuns += isGated;
-          } else
-            failures.push_back(failure);
-        }
-        progress.advance();
-      });
+  const auto write = [&](const RunTarget &run, const std::string &yaml) {
+    std::string writeError;
+    if (!annotations::writeFileAtomically(outDir / annotations::annotationFileName(run.id), yaml, writeError)) {
+      failures.push_back(annotations::terminalSafe(run.id) + ": " + writeError);
+      return false;
     }
-    pool.wait();
+    return true;
+  };
+  const auto record = [&](const RunTarget &run, const Result &r) {
+    if (write(run, r.yaml)) {
+      ++verdicts[r.verdict];
+      gatedRuns += r.gated;
+    }
+    progress.advance();
+  };
+
+  // Each run in its own worker; a run whose worker crashed, hung or ran out of memory is tried
+  // once more without the C++/CUDA front end (the usual culprit), and if that fails too it gets
+  // a `bug` annotation that says why. Either way the batch goes on.
+  const auto auditWith = [&](const AuditOptions &opts, const RunTarget &run) {
+    const annotations::Annotation a = auditRun(run, opts);
+    return encodeResult(a, gated(a, opts.failOn));
+  };
+  std::vector<std::pair<std::size_t, std::string>> retries;
+  runInWorkers(
+      runs.size(), jobs, limits, [&](std::size_t i) { return auditWith(options, runs[i]); },
+      [&](std::size_t i, WorkerOutcome o) {
+        const std::optional<Result> r = o.status == WorkerOutcome::Status::Ok ? decodeResult(o.payload) : std::nullopt;
+        if (r)
+          record(runs[i], *r);
+        else
+          retries.emplace_back(i, o.status == WorkerOutcome::Status::Ok ? "the worker's answer was malformed" : o.reason);
+      });
+  std::sort(retries.begin(), retries.end());
+  std::vector<AuditOptions> degraded;
+  for (const auto &[i, reason] : retries) {
+    degraded.push_back(options);
+    degraded.back().degraded = reason;
   }
+  runInWorkers(
+      retries.size(), jobs, limits, [&](std::size_t k) { return auditWith(degraded[k], runs[retries[k].first]); },
+      [&](std::size_t k, WorkerOutcome o) {
+        const RunTarget &run = runs[retries[k].first];
+        std::optional<Result> r = o.status == WorkerOutcome::Status::Ok ? decodeResult(o.payload) : std::nullopt;
+        if (!r) {
+          annotations::RunInfo info;
+          info.id = annotations::RunId::parse(run.id);
+          if (!info.id.valid)
+            info.id.text = run.id;
+          const std::string why = retries[k].second + "; the retry without the C++/CUDA front end failed too" +
+                                  (o.reason.empty() ? std::string() : " (" + o.reason + ")");
+          const annotations::Annotation a = annotations::unauditable(info, "analysis-failed", why, version());
+          r = Result{a.verdict, gated(a, options.failOn), annotations::toYaml(a)};
+        }
+        record(run, *r);
+      });
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  for (const std::string &s : discovery.skipped)
+    err << "kbaudit audit: skipped " << annotations::terminalSafe(s) << "\n";
   for (const std::string &f : failures)
     err << "kbaudit audit: " << f << "\n";
   if (!args->has("quiet")) {

@@ -1,6 +1,10 @@
 #include "args.h"
 #include "commands.h"
 #include "runs.h"
+#include "worker_pool.h"
+
+#include "kbaudit/annotations/run_id.h"
+#include "kbaudit/annotations/synthesis.h"
 #include "stdin_solution.h"
 #include "usage.h"
 
@@ -21,6 +25,37 @@ namespace fs = std::filesystem;
 using annotations::terminalSafe;
 
 namespace {
+
+/// The audit of one input in a worker process (as `audit` runs each run), so a front end that
+/// crashes, hangs or runs out of memory gives a `bug` annotation and exit 2 with the reason,
+/// not a dead process. With --runtime the run stays in this process: the probes already run
+/// sandboxed, and the annotation's runtime block does not survive the YAML round trip.
+annotations::Annotation auditIsolated(const RunTarget &target, const AuditOptions &options) {
+  if (options.runtime)
+    return auditRun(target, options);
+  std::optional<annotations::Annotation> result;
+  std::string failure;
+  runInWorkers(
+      1, 1, WorkerLimits{}, [&](std::size_t) { return annotations::toYaml(auditRun(target, options)); },
+      [&](std::size_t, WorkerOutcome o) {
+        if (o.status == WorkerOutcome::Status::Ok) {
+          try {
+            result = annotations::fromYaml(o.payload);
+          } catch (const std::exception &e) {
+            failure = std::string("internal error: the worker's annotation did not load back: ") + e.what();
+          }
+        } else {
+          failure = o.reason;
+        }
+      });
+  if (result)
+    return *result;
+  annotations::RunInfo info;
+  info.id = annotations::RunId::parse(target.id);
+  if (!info.id.valid)
+    info.id.text = target.id;
+  return annotations::unauditable(info, "analysis-failed", failure, version());
+}
 
 /// The solution's path as code-scanning tools resolve it: relative to the current directory
 /// (the repository checkout in CI) when it lies below it.
@@ -111,7 +146,7 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       target = targetFor(input);
       artifact = artifactPath(target.solution);
     }
-    annotations::Annotation a = auditRun(target, *options);
+    annotations::Annotation a = auditIsolated(target, *options);
     if (piped) { // the temporary file is an implementation detail: name the input as the user did
       replacePath(a, piped->solution().string(), artifact);
       replacePath(a, piped->dir().string(), "<stdin>");

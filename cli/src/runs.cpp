@@ -12,6 +12,7 @@
 #include <llvm/Support/JSON.h>
 
 #include <algorithm>
+#include <map>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -74,26 +75,84 @@ RunTarget targetFor(const fs::path &p) {
   } else {
     id = p.stem().string();
   }
-  return RunTarget{id, p, p.parent_path()};
+  return RunTarget{id, p, p.parent_path(), /*explicitFile=*/true};
 }
 
-std::vector<RunTarget> discoverRuns(const fs::path &root) {
-  std::vector<RunTarget> runs;
+namespace {
+
+bool looksLikeRunDir(const fs::path &p, const std::string &name) {
   std::error_code ec;
-  if (fs::is_regular_file(root / kSolution, ec))
-    return {targetFor(root)};
+  return fs::exists(p / kSolution, ec) || annotations::RunId::parse(name).valid;
+}
+
+/// Why a link cannot be followed ("" when it can).
+std::string brokenLink(const fs::path &p) {
+  std::error_code ec;
+  if (!fs::is_symlink(p, ec))
+    return {};
+  (void)fs::status(p, ec);
+  if (!ec)
+    return {};
+  return ec == std::errc::too_many_symbolic_link_levels ? "symbolic link loop" : "dangling symbolic link";
+}
+
+} // namespace
+
+Discovery discoverRuns(const fs::path &root) {
+  Discovery found;
+  std::error_code ec;
+  std::vector<RunTarget> &runs = found.runs;
+  bool strayTopSolution = false;
   for (fs::directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec)) {
     const fs::path &p = it->path();
     const std::string name = p.filename().string();
-    if (it->is_directory(ec)) {
-      if (fs::exists(p / kSolution, ec) || annotations::RunId::parse(name).valid)
-        runs.push_back(targetFor(p));
+    std::error_code entryEc;
+    if (const std::string broken = brokenLink(p); !broken.empty()) {
+      // A link named like a run is a run whose solution cannot be read: it gets its annotation.
+      if (annotations::RunId::parse(name).valid || name.find(kSolution) != std::string::npos)
+        runs.push_back(RunTarget{name, p / kSolution, p});
+      else
+        found.skipped.push_back(name + ": " + broken);
+      continue;
+    }
+    if (it->is_directory(entryEc)) {
+      if (looksLikeRunDir(p, name)) {
+        RunTarget t = targetFor(p);
+        t.id = name; // the entry's own name, also for a link to a directory named otherwise
+        runs.push_back(std::move(t));
+      } else
+        ++found.ignored;
+    } else if (name == kSolution) {
+      strayTopSolution = true;
     } else if (name.find(kSolution) != std::string::npos) {
-      runs.push_back(targetFor(p));
+      RunTarget t = targetFor(p);
+      t.explicitFile = false; // found, not named: it must resolve inside RUNS_DIR
+      runs.push_back(std::move(t));
+    } else {
+      ++found.ignored;
     }
   }
+  if (ec)
+    found.skipped.push_back(root.string() + ": stopped listing: " + ec.message());
+  if (strayTopSolution) {
+    // RUNS_DIR is itself one run when nothing below it is; otherwise its solution.py is a
+    // stray file, and auditing it alone would skip every run below.
+    if (runs.empty())
+      runs.push_back(targetFor(root));
+    else
+      found.skipped.push_back(std::string(kSolution) + ": a solution.py beside " + std::to_string(runs.size()) +
+                              " run(s); audit it alone with `kbaudit check " + (root / kSolution).string() + "`");
+  }
+  // Ids must be distinct (one annotation file each): colliding entries keep their file names.
+  std::map<std::string, unsigned> seen;
+  for (const RunTarget &r : runs)
+    ++seen[r.id];
+  for (RunTarget &r : runs)
+    if (seen[r.id] > 1)
+      r.id = r.solution.parent_path() == r.dir && r.dir != root ? r.dir.filename().string()
+                                                                 : r.solution.filename().string();
   std::sort(runs.begin(), runs.end(), [](const RunTarget &a, const RunTarget &b) { return a.id < b.id; });
-  return runs;
+  return found;
 }
 
 std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
@@ -221,9 +280,23 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
     info.id.problem = meta.problem;
 
   std::error_code ec;
+  if (const std::string broken = brokenLink(run.dir); !broken.empty())
+    return annotations::missingSolution(info, run.dir.filename().string() + " is a " + broken, version());
   if (!fs::exists(run.solution, ec))
     return annotations::missingSolution(info, "no " + run.solution.filename().string() + " in " + run.dir.string(),
                                         version());
+  if (!run.explicitFile) {
+    // A solution found in a run directory is that directory's file: a link pointing elsewhere
+    // would audit (and let the probes run) a file the run does not hold.
+    const fs::path real = fs::canonical(run.solution, ec);
+    const fs::path realDir = fs::canonical(run.dir, ec);
+    const fs::path rel = real.lexically_relative(realDir);
+    if (ec || rel.empty() || *rel.begin() == "..")
+      return annotations::unauditable(info, "solution-outside-run",
+                                      run.solution.filename().string() + " is a symbolic link to " + real.string() +
+                                          ", outside the run directory; kbaudit reads a run's files only from it",
+                                      version());
+  }
 
   std::optional<problems::ProblemContext> problem;
   if (!options.problemDir.empty()) {
@@ -234,7 +307,9 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
       problem = problems::loadProblem(*dir);
   }
 
-  const Facts facts = analyzeSolution(run.solution);
+  AnalysisOptions analysis;
+  analysis.cxx = options.degraded.empty();
+  const Facts facts = analyzeSolution(run.solution, analysis);
   const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
   rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
   std::optional<runtime::RuntimeReport> report;
@@ -251,6 +326,13 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
     applyBaseline(*options.baseline, info.id.text, facts.source.sha256(), results.findings);
   annotations::Annotation a = annotations::synthesize(info, facts, results, ctxProblem, version());
   a.kbaudit.runtime = std::move(report);
+  if (!options.degraded.empty())
+    annotations::markIncomplete(a, "the full analysis failed (" + options.degraded +
+                                       "); this is a retry without the C++/CUDA front end");
+  else if (std::any_of(facts.cxx.parses.begin(), facts.cxx.parses.end(), [](const cxx::ParseReport &p) { return p.crashed; }))
+    // Crashing Clang on purpose (exponential macros, absurd nesting) must not hide what the
+    // source does: with its facts missing, no finding proves nothing.
+    annotations::markIncomplete(a, "Clang crashed on an embedded C++/CUDA source, so its facts are missing");
   return a;
 }
 

@@ -21,12 +21,26 @@ struct RunTarget {
   std::string id;                   ///< run id (directory name, or file name without the suffix)
   std::filesystem::path solution;   ///< may not exist: the annotation then says so
   std::filesystem::path dir;        ///< run directory (meta.json, sidecars)
+  /// Named on the command line as a file (check FILE): then a symbolic link is followed
+  /// wherever it points, since the user chose it. A solution found in a run directory must
+  /// lie in that directory.
+  bool explicitFile = false;
+};
+
+struct Discovery {
+  std::vector<RunTarget> runs; ///< sorted by id; ids are distinct
+  /// Entries that look like runs but are not audited, each with the reason
+  /// (`name: dangling symbolic link`); printed by audit.
+  std::vector<std::string> skipped;
+  /// Other entries (README, manifest.tsv, ...): only counted.
+  std::size_t ignored = 0;
 };
 
 /// Runs under `root`: subdirectories holding solution.py, files named `*solution.py*`,
-/// and subdirectories named like a run id that lack a solution (so they are reported).
-/// `root` itself when it holds solution.py. Sorted by id.
-std::vector<RunTarget> discoverRuns(const std::filesystem::path &root);
+/// and subdirectories (or links) named like a run id that lack a solution (so they are
+/// reported). `root` itself when it holds solution.py and no run directory. Two entries
+/// that would give one id (`a_solution.py`, `a.solution.py.txt`) keep their file names as ids.
+Discovery discoverRuns(const std::filesystem::path &root);
 
 /// A single file or run directory given on the command line.
 RunTarget targetFor(const std::filesystem::path &fileOrDir);
@@ -47,6 +61,9 @@ struct AuditOptions {
   bool failOnExplicit = false;
   /// Where rule pages live, for SARIF help links ("" = the docs/rules of this build's tree).
   std::string docBaseUrl;
+  /// Non-empty: this is the retry of a run whose full analysis failed for this reason; the
+  /// C++/CUDA front end is skipped and the annotation says the audit is incomplete.
+  std::string degraded;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.

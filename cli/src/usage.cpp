@@ -30,6 +30,12 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
   --fail-on CLASSES        exit 1 when some run matches (audit gates only when asked)
   --quiet                  no progress line and no summary
   --runtime                also run the runtime probes (--device, --python, --probe-timeout, --seeds)
+  --run-timeout S          wall-clock limit of one run's analysis in its worker (default 300; with
+                           --runtime, plus the probe timeout)
+  --run-memory MIB         address-space limit of a worker, MiB (default 8192)
+  --in-process             no worker processes: runs one after another in this process (debugging)
+exit: 0 done (runs that could not be audited get verdict bug), 1 a run matched --fail-on,
+      2 usage error or --out locked by another audit, 3 an annotation could not be written
 )";
 
 constexpr std::string_view kProbeOptions = R"(  --problem DIR            the problem directory (required)

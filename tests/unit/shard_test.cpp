@@ -157,7 +157,8 @@ std::map<std::string, std::string> filesIn(const fs::path &dir) {
   std::map<std::string, std::string> files;
   std::error_code ec;
   for (const auto &entry : fs::directory_iterator(dir, ec))
-    files[entry.path().filename().string()] = readFile(entry.path());
+    if (entry.path().filename() != ".kbaudit.lock") // holds the pid of the audit that wrote here
+      files[entry.path().filename().string()] = readFile(entry.path());
   return files;
 }
 

@@ -32,7 +32,7 @@ std::vector<Diagnostic> Facts::diagnostics() const {
   return all;
 }
 
-Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir) {
+Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir, const AnalysisOptions &options) {
   Facts facts{std::move(source), {}, {}, {}, {}, {}};
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
@@ -43,14 +43,15 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir)
   const embed::Bundle bundle = embed::splitBundle(text);
   facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
-  facts.cxx = cxx::analyzeEmbedded(facts.embedded);
+  if (options.cxx)
+    facts.cxx = cxx::analyzeEmbedded(facts.embedded);
   facts.triton = triton::analyze(facts.python);
   facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.cxx, facts.triton);
   return facts;
 }
 
-Facts analyzeSolution(const std::filesystem::path &solution) {
-  return analyzeSource(SourceFile::load(solution), solution.parent_path());
+Facts analyzeSolution(const std::filesystem::path &solution, const AnalysisOptions &options) {
+  return analyzeSource(SourceFile::load(solution), solution.parent_path(), options);
 }
 
 } // namespace kbaudit

@@ -26,9 +26,16 @@ struct Facts {
   std::vector<Diagnostic> diagnostics() const;
 };
 
+struct AnalysisOptions {
+  /// Parse embedded C++/CUDA with Clang. Off for the retry of a run whose full analysis
+  /// crashed or ran out of time or memory: the Python facts alone still decide what they can.
+  bool cxx = true;
+};
+
 /// Runs the front ends over a solution file; sidecars are looked up next to it.
-Facts analyzeSolution(const std::filesystem::path &solution);
+Facts analyzeSolution(const std::filesystem::path &solution, const AnalysisOptions &options = {});
 /// Runs the front ends over an already loaded source (fixtures, fuzzing).
-Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir = {});
+Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir = {},
+                    const AnalysisOptions &options = {});
 
 } // namespace kbaudit

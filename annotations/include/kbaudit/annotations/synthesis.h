@@ -31,6 +31,16 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
 /// An annotation for a run whose solution could not be found at all.
 Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version);
 
+/// Verdict `bug` for a run kbaudit could not audit: `code` and `why` become its Error
+/// diagnostic (a worker that crashed, ran out of time or memory, a solution refused).
+Annotation unauditable(const RunInfo &run, const std::string &code, const std::string &why,
+                       const std::string &version);
+
+/// A run audited with part of the analysis missing (`why`): verdict `bug`, every finding left
+/// for review (low confidence), since findings that rest on an absence are unfounded and the
+/// absence of findings proves nothing.
+void markIncomplete(Annotation &a, const std::string &why);
+
 /// True when the finding may decide the verdict.
 bool decisive(const rules::Finding &f);
 

@@ -22,4 +22,9 @@ Annotation fromYaml(const std::string &yaml);
 bool writeFileAtomically(const std::filesystem::path &path, const std::string &content,
                          std::string &error);
 
+/// Removes the temporary files an interrupted writer (a SIGKILLed audit) left in `dir`; only
+/// safe while no other writer uses `dir` (audit holds the output directory's lock). Returns
+/// how many it removed.
+std::size_t removeStaleTempFiles(const std::filesystem::path &dir);
+
 } // namespace kbaudit::annotations
