@@ -74,6 +74,12 @@ llvm::json::Object findingJson(const rules::Finding &f) {
                               : llvm::json::Value(nullptr)}};
 }
 
+llvm::json::Object selectionJson(const RuleSelectionInfo &s) {
+  return llvm::json::Object{{"source", str(s.source)},     {"config", str(s.configFile)},
+                            {"select", strings(s.select)}, {"ignore", strings(s.ignore)},
+                            {"disabled", strings(s.disabled)}, {"baseline", str(s.baseline)}};
+}
+
 llvm::json::Object kbauditJson(const KbauditBlock &k) {
   llvm::json::Array findings;
   for (const rules::Finding &f : k.findings)
@@ -95,6 +101,9 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                                          {"lines", lines(s.lines)},
                                          {"line_count", s.lineCount},
                                          {"complete", s.complete}});
+  llvm::json::Value selection = nullptr;
+  if (k.selection)
+    selection = selectionJson(*k.selection);
   llvm::json::Object problem;
   if (!k.problemDir.empty())
     problem = llvm::json::Object{{"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
@@ -102,6 +111,7 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                             {"content_sha256", str(k.contentSha256)},
                             {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
                                                              : llvm::json::Value(std::move(problem))},
+                            {"selection", std::move(selection)},
                             {"findings", std::move(findings)},
                             {"skipped", std::move(skipped)},
                             {"diagnostics", std::move(diags)},

@@ -5,6 +5,8 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cctype>
+
 namespace kbaudit::annotations {
 
 namespace {
@@ -19,24 +21,69 @@ std::string defaultLevel(const rules::RuleMeta &m) {
   return m.verdict == rules::VerdictClass::Review || m.confidence == rules::Confidence::Low ? "note" : "error";
 }
 
+/// `docBase` empty: no helpUri at all. A default pointing into this build's checkout
+/// (file:///home/ci/kbaudit/docs/rules/...) would be a dead link on every other machine; the
+/// help text says where the page is instead.
 llvm::json::Object driver(const std::string &docBase, const std::string &version) {
   llvm::json::Array rulesJson;
-  for (const rules::RuleMeta &m : rules::catalogue())
-    rulesJson.push_back(llvm::json::Object{
+  for (const rules::RuleMeta &m : rules::catalogue()) {
+    llvm::json::Object rule{
         {"id", m.id},
         {"name", m.name},
         {"shortDescription", llvm::json::Object{{"text", m.summary}}},
         {"fullDescription", llvm::json::Object{{"text", m.rationale}}},
-        {"help", llvm::json::Object{{"text", m.implication}}},
-        {"helpUri", docBase + m.id + ".md"},
+        {"help", llvm::json::Object{{"text", m.implication + " (kbaudit explain " + m.id + "; docs/rules/" + m.id + ".md)"},
+                                    {"markdown", m.implication + "\n\n`kbaudit explain " + m.id + "` prints the rule's page (`docs/rules/" + m.id + ".md` in kbaudit's repository)."}}},
         {"defaultConfiguration", llvm::json::Object{{"level", defaultLevel(m)}}},
         {"properties", llvm::json::Object{{"category", m.category},
                                           {"verdict_class", rules::verdictClassName(m.verdict)},
-                                          {"tags", llvm::json::Array{m.category, rules::verdictClassName(m.verdict)}}}}});
-  return llvm::json::Object{{"name", "kbaudit"},
-                            {"version", version},
-                            {"informationUri", docBase + "../../README.md"},
-                            {"rules", std::move(rulesJson)}};
+                                          {"tags", llvm::json::Array{m.category, rules::verdictClassName(m.verdict)}}}}};
+    if (!docBase.empty())
+      rule["helpUri"] = docBase + m.id + ".md";
+    rulesJson.push_back(std::move(rule));
+  }
+  llvm::json::Object d{{"name", "kbaudit"},
+                       {"fullName", "kbaudit " + version + " (reward-hacking auditor for GPU-kernel benchmark submissions)"},
+                       {"version", version},
+                       {"semanticVersion", version},
+                       {"rules", std::move(rulesJson)}};
+  if (!docBase.empty())
+    d["informationUri"] = docBase;
+  return d;
+}
+
+llvm::json::Array strings(const std::vector<std::string> &items) {
+  llvm::json::Array out;
+  for (const std::string &s : items)
+    out.push_back(s);
+  return out;
+}
+
+/// What was run and with which rules: a gate whose rules a config file switched off says so
+/// here, where code-scanning UIs show it, and not only in kbaudit's own output.
+llvm::json::Object invocation(const std::vector<Annotation> &annotations) {
+  bool ok = true;
+  llvm::json::Array notifications;
+  for (const Annotation &a : annotations)
+    for (const Diagnostic &d : a.kbaudit.diagnostics)
+      if (d.severity == Diagnostic::Severity::Error) {
+        ok = false;
+        notifications.push_back(llvm::json::Object{
+            {"level", "error"},
+            {"descriptor", llvm::json::Object{{"id", d.code}}},
+            {"message", llvm::json::Object{{"text", a.runId + ": " + d.message}}}});
+      }
+  llvm::json::Object props;
+  if (!annotations.empty() && annotations.front().kbaudit.selection) {
+    const RuleSelectionInfo &s = *annotations.front().kbaudit.selection;
+    props = llvm::json::Object{{"selection_source", s.source}, {"config_file", s.configFile},
+                               {"select", strings(s.select)},  {"ignore", strings(s.ignore)},
+                               {"rules_disabled", strings(s.disabled)}, {"baseline", s.baseline}};
+  }
+  llvm::json::Object inv{{"executionSuccessful", ok}, {"properties", std::move(props)}};
+  if (!notifications.empty())
+    inv["toolExecutionNotifications"] = std::move(notifications);
+  return inv;
 }
 
 int ruleIndex(const std::string &id) {
@@ -47,8 +94,30 @@ int ruleIndex(const std::string &id) {
   return -1;
 }
 
+/// A path as a SARIF artifact URI: percent-encoded (RFC 3986), `file://` for an absolute path,
+/// relative (to %SRCROOT%, the checkout) otherwise.
+std::string artifactUri(const std::string &path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = !path.empty() && path.front() == '/' ? "file://" : "";
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri;
+}
+
 llvm::json::Object result(const rules::Finding &f, const std::string &artifact) {
-  llvm::json::Object physical{{"artifactLocation", llvm::json::Object{{"uri", artifact}}}};
+  const std::string uri = artifactUri(artifact);
+  llvm::json::Object location{{"uri", uri}};
+  if (uri.rfind("file://", 0) != 0)
+    location["uriBaseId"] = "%SRCROOT%";
+  llvm::json::Object physical{{"artifactLocation", std::move(location)}};
   // SARIF regions need startLine >= 1; findings without lines (runtime evidence) point at the file.
   if (f.lines.valid())
     physical["region"] = llvm::json::Object{{"startLine", f.lines.begin}, {"endLine", f.lines.end}};
@@ -67,19 +136,11 @@ llvm::json::Object result(const rules::Finding &f, const std::string &artifact) 
   return r;
 }
 
-std::string defaultDocBase() {
-#ifdef KBAUDIT_DOCS_DIR
-  return std::string("file://") + KBAUDIT_DOCS_DIR + "/";
-#else
-  return "docs/rules/";
-#endif
-}
-
 } // namespace
 
 std::string toSarif(const std::vector<Annotation> &annotations, const std::vector<std::string> &artifactPaths,
                     const std::string &docBaseUrl) {
-  const std::string docBase = docBaseUrl.empty() ? defaultDocBase() : docBaseUrl;
+  const std::string &docBase = docBaseUrl;
   const std::string version = annotations.empty() ? "" : annotations.front().kbaudit.version;
   llvm::json::Array results;
   llvm::json::Array verdicts;
@@ -88,10 +149,12 @@ std::string toSarif(const std::vector<Annotation> &annotations, const std::vecto
     const std::string artifact = i < artifactPaths.size() ? artifactPaths[i] : "solution.py";
     for (const rules::Finding &f : a.kbaudit.findings)
       results.push_back(result(f, artifact));
-    verdicts.push_back(llvm::json::Object{{"run_id", a.runId}, {"artifact", artifact}, {"verdict", a.verdict},
+    verdicts.push_back(llvm::json::Object{{"run_id", a.runId}, {"artifact", artifactUri(artifact)}, {"verdict", a.verdict},
                                           {"summary", a.summary}});
   }
   llvm::json::Object run{{"tool", llvm::json::Object{{"driver", driver(docBase, version)}}},
+                         {"invocations", llvm::json::Array{invocation(annotations)}},
+                         {"automationDetails", llvm::json::Object{{"id", "kbaudit/"}}},
                          {"results", std::move(results)},
                          {"columnKind", "utf16CodeUnits"},
                          {"properties", llvm::json::Object{{"kbaudit", std::move(verdicts)}}}};

@@ -167,6 +167,25 @@ EmbeddedSourceInfo embeddedSource(const YAML::Node &n) {
   return e;
 }
 
+std::vector<std::string> stringList(const YAML::Node &n) {
+  std::vector<std::string> out;
+  if (n && n.IsSequence())
+    for (const YAML::Node &item : n)
+      out.push_back(item.as<std::string>());
+  return out;
+}
+
+RuleSelectionInfo selection(const YAML::Node &n) {
+  RuleSelectionInfo s;
+  s.source = text(n, "source");
+  s.configFile = text(n, "config");
+  s.select = stringList(n["select"]);
+  s.ignore = stringList(n["ignore"]);
+  s.disabled = stringList(n["disabled"]);
+  s.baseline = text(n, "baseline");
+  return s;
+}
+
 KbauditBlock kbauditBlock(const YAML::Node &n) {
   KbauditBlock k;
   if (!n.IsMap())
@@ -178,6 +197,8 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
     k.problemDir = text(problem, "dir");
     k.problemPrecision = text(problem, "precision");
   }
+  if (const YAML::Node sel = n["selection"]; sel && sel.IsMap())
+    k.selection = selection(sel);
   k.findings = list<rules::Finding>(n, "findings", finding);
   k.skipped = list<rules::SkippedRule>(n, "skipped", skippedRule);
   k.diagnostics = list<Diagnostic>(n, "diagnostics", diagnostic);

@@ -228,6 +228,23 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
   }
 }
 
+std::string flowList(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? ", " : "") + yaml::doubleQuoted(items[i]);
+  return out + "]";
+}
+
+void writeSelection(Document &doc, const RuleSelectionInfo &s) {
+  doc.open(2, "selection");
+  doc.scalar(4, "source", s.source, ScalarStyle::Quoted);
+  doc.scalar(4, "config", s.configFile, ScalarStyle::Quoted);
+  doc.raw(4, "select", flowList(s.select));
+  doc.raw(4, "ignore", flowList(s.ignore));
+  doc.raw(4, "disabled", flowList(s.disabled));
+  doc.scalar(4, "baseline", s.baseline, ScalarStyle::Quoted);
+}
+
 void writeKbaudit(Document &doc, const KbauditBlock &k) {
   doc.open(0, "kbaudit");
   doc.scalar(2, "version", k.version, ScalarStyle::Plain);
@@ -240,6 +257,8 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
     doc.scalar(4, "dir", k.problemDir, ScalarStyle::Plain);
     doc.scalar(4, "precision", k.problemPrecision, ScalarStyle::Plain);
   }
+  if (k.selection)
+    writeSelection(doc, *k.selection);
   writeFindings(doc, k.findings);
   writeSkipped(doc, k.skipped);
   writeDiagnostics(doc, k.diagnostics);

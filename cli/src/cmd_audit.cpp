@@ -194,13 +194,9 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         const RunTarget &run = runs[retries[k].first];
         std::optional<Result> r = o.status == WorkerOutcome::Status::Ok ? decodeResult(o.payload) : std::nullopt;
         if (!r) {
-          annotations::RunInfo info;
-          info.id = annotations::RunId::parse(run.id);
-          if (!info.id.valid)
-            info.id.text = run.id;
           const std::string why = retries[k].second + "; the retry without the C++/CUDA front end failed too" +
                                   (o.reason.empty() ? std::string() : " (" + o.reason + ")");
-          const annotations::Annotation a = annotations::unauditable(info, "analysis-failed", why, version());
+          const annotations::Annotation a = unauditableRun(run, options, why);
           r = Result{a.verdict, gated(a, options.failOn), annotations::toYaml(a)};
         }
         record(run, *r);

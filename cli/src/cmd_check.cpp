@@ -3,8 +3,6 @@
 #include "runs.h"
 #include "worker_pool.h"
 
-#include "kbaudit/annotations/run_id.h"
-#include "kbaudit/annotations/synthesis.h"
 #include "stdin_solution.h"
 #include "usage.h"
 
@@ -50,11 +48,7 @@ annotations::Annotation auditIsolated(const RunTarget &target, const AuditOption
       });
   if (result)
     return *result;
-  annotations::RunInfo info;
-  info.id = annotations::RunId::parse(target.id);
-  if (!info.id.valid)
-    info.id.text = target.id;
-  return annotations::unauditable(info, "analysis-failed", failure, version());
+  return unauditableRun(target, options, failure);
 }
 
 /// The solution's path as code-scanning tools resolve it: relative to the current directory

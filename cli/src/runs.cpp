@@ -6,6 +6,7 @@
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/facts.h"
+#include "kbaudit/rules/rule_meta.h"
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/annotations/runtime_evidence.h"
 
@@ -184,6 +185,21 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     return fail("'" + unknown + "' in " + (args.has("select") || args.has("ignore") ? "--select/--ignore" : "kbaudit.yaml") +
                 " names no rule: use rule ids (WRAP001), categories (WRAP, PREC, MEM, RUB, TIME) or ALL");
   options.docBaseUrl = config.docBaseUrl;
+  {
+    annotations::RuleSelectionInfo &info = options.selectionInfo;
+    info.select = options.selection.select;
+    info.ignore = options.selection.ignore;
+    const bool fromArgs = args.has("select") || args.has("ignore");
+    const bool fromConfig = (!args.has("select") && !config.select.empty()) || (!args.has("ignore") && !config.ignore.empty());
+    info.source = fromArgs && fromConfig ? "command line and config file"
+                  : fromArgs             ? "command line"
+                  : fromConfig           ? "config file"
+                                         : "default";
+    info.configFile = config.file.empty() ? std::string() : fs::absolute(config.file).lexically_normal().string();
+    for (const rules::RuleMeta &m : rules::catalogue())
+      if (!options.selection.enabled(m.id))
+        info.disabled.push_back(m.id);
+  }
 
   fs::path problemPath = problemOption == "problem" ? config.problem : config.problems;
   if (auto p = args.value(problemOption))
@@ -199,6 +215,7 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
   if (auto b = args.value("baseline"))
     baseline = *b;
   if (!baseline.empty()) {
+    options.selectionInfo.baseline = fs::absolute(baseline).lexically_normal().string();
     options.baseline = loadBaseline(baseline, error);
     if (!options.baseline)
       return fail("baseline " + error);
@@ -270,11 +287,36 @@ std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const st
   return options;
 }
 
-annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
+namespace {
+
+annotations::RunInfo runInfo(const RunTarget &run) {
   annotations::RunInfo info;
   info.id = annotations::RunId::parse(run.id);
   if (!info.id.valid)
     info.id.text = run.id;
+  return info;
+}
+
+annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options);
+
+} // namespace
+
+annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
+  annotations::Annotation a = auditRunUnrecorded(run, options);
+  a.kbaudit.selection = options.selectionInfo;
+  return a;
+}
+
+annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why) {
+  annotations::Annotation a = annotations::unauditable(runInfo(run), "analysis-failed", why, version());
+  a.kbaudit.selection = options.selectionInfo;
+  return a;
+}
+
+namespace {
+
+annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options) {
+  annotations::RunInfo info = runInfo(run);
   const RunMeta meta = readMeta(run.dir);
   if (info.id.problem.empty())
     info.id.problem = meta.problem;
@@ -335,5 +377,7 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
     annotations::markIncomplete(a, "Clang crashed on an embedded C++/CUDA source, so its facts are missing");
   return a;
 }
+
+} // namespace
 
 } // namespace kbaudit::cli

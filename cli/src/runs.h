@@ -64,6 +64,8 @@ struct AuditOptions {
   /// Non-empty: this is the retry of a run whose full analysis failed for this reason; the
   /// C++/CUDA front end is skipped and the annotation says the audit is incomplete.
   std::string degraded;
+  /// How the selection above was made (recorded in every annotation and SARIF run).
+  annotations::RuleSelectionInfo selectionInfo;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.
@@ -89,6 +91,9 @@ std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const st
 
 /// Analyses, runs the rules and synthesizes the annotation. Never throws for bad input.
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options);
+
+/// The `bug` annotation of a run kbaudit could not audit at all (its worker failed).
+annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why);
 
 std::string version();
 

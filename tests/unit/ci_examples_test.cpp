@@ -74,6 +74,17 @@ int bash(const fs::path &dir, const std::string &env, const std::string &script)
                                    "' >/dev/null 2>&1");
 }
 
+/// The workspace of the GitHub Actions gate: the gating repository in gate/ (kbaudit.yaml, the
+/// problem) and the submission in submission/, which ships a kbaudit.yaml switching every rule
+/// off, as an attacker's would.
+void makeWorkspace(const fs::path &root, const char *solution) {
+  makeRepo(root / "gate", solution);
+  fs::remove(root / "gate" / "solution.py");
+  writeFile(root / "gate" / "kbaudit.yaml", "fail_on: [reward_hack, rubric_leak]\n");
+  writeFile(root / "submission" / "solution.py", solution);
+  writeFile(root / "submission" / "kbaudit.yaml", "ignore: [WRAP, PREC, MEM, RUB, TIME]\n");
+}
+
 TEST(CiExamples, GithubActionsGateStepsRunAsWritten) {
   const YAML::Node wf = YAML::LoadFile((kSource / "docs" / "ci" / "github-actions.yml").string());
   const YAML::Node steps = wf["jobs"]["kbaudit"]["steps"];
@@ -81,7 +92,7 @@ TEST(CiExamples, GithubActionsGateStepsRunAsWritten) {
   const std::string env = std::string("KBAUDIT='") + KBAUDIT_BINARY + "'";
   for (const char *solution : {kHack, kClean}) {
     TempDir repo;
-    makeRepo(repo.path(), solution);
+    makeWorkspace(repo.path(), solution);
     unsigned ran = 0;
     int verdictStatus = -1;
     for (const YAML::Node &step : steps) {
@@ -96,10 +107,14 @@ TEST(CiExamples, GithubActionsGateStepsRunAsWritten) {
         EXPECT_EQ(status, 0) << id;
     }
     EXPECT_EQ(ran, 2u);
-    EXPECT_EQ(verdictStatus != 0, solution == kHack) << "the verdict step fails exactly for the hack";
+    EXPECT_EQ(verdictStatus != 0, solution == kHack)
+        << "the verdict step fails exactly for the hack, whatever the submission's kbaudit.yaml says";
     const YAML::Node sarif = YAML::LoadFile((repo.path() / "kbaudit.sarif").string());
     EXPECT_EQ(sarif["version"].as<std::string>(), "2.1.0");
     EXPECT_EQ(sarif["runs"][0]["results"].size() > 0, solution == kHack);
+    const YAML::Node props = sarif["runs"][0]["invocations"][0]["properties"];
+    EXPECT_NE(props["config_file"].as<std::string>().find("gate/kbaudit.yaml"), std::string::npos);
+    EXPECT_EQ(props["rules_disabled"].size(), 0u);
   }
 }
 

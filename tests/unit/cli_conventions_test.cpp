@@ -132,7 +132,8 @@ TEST(CliFormats, JsonCarriesAVersionedSchemaWithThisKeySet) {
                                               "peak_fraction", "verdict", "summary", "quotes", "implication",
                                               "kbaudit"}));
   EXPECT_EQ(keys(doc["kbaudit"]), (std::set<std::string>{"version", "content_sha256", "problem", "findings", "skipped",
-                                                         "diagnostics", "embedded_sources", "runtime"}));
+                                                         "diagnostics", "embedded_sources", "runtime",
+                                                         "selection"}));
   EXPECT_EQ(keys(doc["kbaudit"]["findings"][0]),
             (std::set<std::string>{"rule", "name", "category", "verdict_class", "confidence", "file", "lines", "message",
                                    "evidence", "accepted"}));

@@ -71,8 +71,17 @@ TEST(Sarif, HasTheStructureSarif210Requires) {
     EXPECT_FALSE(rule["name"].as<std::string>().empty());
     EXPECT_FALSE(rule["shortDescription"]["text"].as<std::string>().empty());
     EXPECT_FALSE(rule["fullDescription"]["text"].as<std::string>().empty());
-    EXPECT_NE(rule["helpUri"].as<std::string>().find(rule["id"].as<std::string>() + ".md"), std::string::npos);
+    // No doc_base_url: no helpUri pointing into the build machine's checkout.
+    EXPECT_FALSE(rule["helpUri"]) << rule["helpUri"].as<std::string>();
+    EXPECT_NE(rule["help"]["text"].as<std::string>().find("kbaudit explain " + rule["id"].as<std::string>()),
+              std::string::npos);
   }
+  EXPECT_EQ(r.out.find("file://"), std::string::npos) << "a build-machine path in the SARIF";
+  EXPECT_NE(driver["fullName"].as<std::string>().find("kbaudit"), std::string::npos);
+  ASSERT_TRUE(run["invocations"].IsSequence());
+  EXPECT_TRUE(run["invocations"][0]["executionSuccessful"].as<bool>());
+  EXPECT_EQ(run["invocations"][0]["properties"]["selection_source"].as<std::string>(), "default");
+  EXPECT_EQ(run["automationDetails"]["id"].as<std::string>(), "kbaudit/");
   EXPECT_EQ(ids.size(), rules::catalogue().size());
   ASSERT_TRUE(run["results"].IsSequence());
   std::set<std::string> flagged;
@@ -83,6 +92,7 @@ TEST(Sarif, HasTheStructureSarif210Requires) {
     EXPECT_FALSE(res["message"]["text"].as<std::string>().empty());
     const YAML::Node loc = res["locations"][0]["physicalLocation"];
     EXPECT_EQ(loc["artifactLocation"]["uri"].as<std::string>(), "run/solution.py");
+    EXPECT_EQ(loc["artifactLocation"]["uriBaseId"].as<std::string>(), "%SRCROOT%");
     EXPECT_GE(loc["region"]["startLine"].as<int>(), 1);
     EXPECT_GE(loc["region"]["endLine"].as<int>(), loc["region"]["startLine"].as<int>());
     const int index = res["ruleIndex"].as<int>();
@@ -142,6 +152,34 @@ TEST(Config, RepositoryFileSetsTheDefaultsAndTheCommandLineWins) {
   const Result typo = checkIn(repo.dir.path(), {});
   EXPECT_EQ(typo.code, cli::kExitUsage);
   EXPECT_NE(typo.err.find("unknown key 'selct'"), std::string::npos) << typo.err;
+}
+
+// A kbaudit.yaml shipped inside the audited repository once switched every category off and the
+// gate passed with an empty SARIF that said nothing: the selection and its source are recorded.
+TEST(Config, RulesSwitchedOffByAConfigFileAreRecordedInTheAnnotationAndSarif) {
+  Repo repo;
+  writeFile(repo.dir.path() / "kbaudit.yaml", "ignore: [WRAP, PREC, MEM, RUB, TIME]\n");
+  const Result yaml = checkIn(repo.dir.path(), {"--format", "yaml"});
+  EXPECT_EQ(yaml.code, cli::kExitClean);
+  const YAML::Node a = YAML::Load(yaml.out);
+  const YAML::Node sel = a["kbaudit"]["selection"];
+  ASSERT_TRUE(sel.IsMap()) << yaml.out;
+  EXPECT_EQ(sel["source"].as<std::string>(), "config file");
+  EXPECT_NE(sel["config"].as<std::string>().find("kbaudit.yaml"), std::string::npos);
+  EXPECT_EQ(sel["disabled"].size(), rules::catalogue().size());
+  const YAML::Node sarif = YAML::Load(checkIn(repo.dir.path(), {"--format", "sarif"}).out);
+  const YAML::Node props = sarif["runs"][0]["invocations"][0]["properties"];
+  EXPECT_EQ(props["selection_source"].as<std::string>(), "config file");
+  EXPECT_EQ(props["rules_disabled"].size(), rules::catalogue().size());
+
+  // The gate of docs/ci reads the gating repository's config, so the submission's has no say.
+  TempDir gate;
+  writeFile(gate.path() / "kbaudit.yaml", "fail_on: [reward_hack, rubric_leak]\n");
+  const Result gated = checkIn(repo.dir.path(), {"--format", "yaml", "--config", (gate.path() / "kbaudit.yaml").string()});
+  EXPECT_EQ(gated.code, cli::kExitFlagged);
+  const YAML::Node g = YAML::Load(gated.out)["kbaudit"]["selection"];
+  EXPECT_EQ(g["source"].as<std::string>(), "default");
+  EXPECT_EQ(g["disabled"].size(), 0u);
 }
 
 TEST(Baseline, AcceptedFindingsAreReportedButDoNotGate) {

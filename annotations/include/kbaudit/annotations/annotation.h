@@ -31,6 +31,18 @@ struct EmbeddedSourceInfo {
   bool complete = true;
 };
 
+/// Which rules ran and who chose them: a CI gate whose rules a kbaudit.yaml switched off must say
+/// so in every annotation and SARIF file it produces.
+struct RuleSelectionInfo {
+  std::vector<std::string> select; ///< as given ("" entries none); empty: every rule
+  std::vector<std::string> ignore;
+  /// "default" (every rule), "command line", "config file" or "command line and config file".
+  std::string source = "default";
+  std::string configFile;            ///< the kbaudit.yaml read, "" when none
+  std::string baseline;              ///< the baseline file applied, "" when none
+  std::vector<std::string> disabled; ///< catalogue rules the selection kept from running
+};
+
 struct KbauditBlock {
   std::string version;
   std::string contentSha256;
@@ -40,6 +52,8 @@ struct KbauditBlock {
   std::vector<rules::SkippedRule> skipped;
   std::vector<Diagnostic> diagnostics;
   std::vector<EmbeddedSourceInfo> embeddedSources;
+  /// How the rules were selected (absent in annotations of earlier versions and human ones).
+  std::optional<RuleSelectionInfo> selection;
   /// What the runtime probes did, when they were asked for (`--runtime`, `kbaudit probe`).
   std::optional<runtime::RuntimeReport> runtime;
 };
