@@ -76,6 +76,12 @@ def main(argv=None):
             report["setup_trace"] = traceback.format_exc()[-2000:]
         else:
             probe.run()
+            nothing = probe.nothing_ran()
+            if nothing:
+                # Every probe skipped (the budget went on building and first calls): the run
+                # tells nothing, so it is not `ran` (kbaudit: unavailable, with this reason).
+                report["setup_error"] = nothing
+                report["setup_stage"] = "solution-on-device"
         finally:
             disarm_deadline()
         report["device"] = probe.device_label()

@@ -14,6 +14,10 @@ On a machine without CUDA the probe maps, for the whole child process:
   and `get_device_capability` (an H100-like sm_90 device), memory statistics and seeding answer
   as on one GPU; CUDA graph capture raises, as it does where capture is unsupported, so a
   solution with an eager fallback takes it and one without says why it cannot run;
+* CUDA C++ built at run time (`torch.utils.cpp_extension.load_inline` with `cuda_sources`,
+  `load` of `.cu` files, `with_cuda=True`, `torch.cuda.jiterator`, `torch.cuda._compile_kernel`)
+  is refused before anything is compiled (`NeedsCuda`): its kernels need a CUDA device, and the
+  Triton interpreter runs Triton kernels only. A C++-only extension (CPU code) still builds;
 * Triton: `TRITON_INTERPRET=1` before Triton is imported; a stand-in driver answers device,
   target and property queries; the autotuner does not time configurations (the interpreter's
   time says nothing about the GPU's) and takes the one with the largest blocks, which
@@ -21,6 +25,8 @@ On a machine without CUDA the probe maps, for the whole child process:
   what the GPU computes.
 """
 import contextlib
+import importlib.abc
+import inspect
 import os
 import sys
 import time
@@ -34,8 +40,55 @@ TOTAL_MEMORY = 80 << 30
 SHARED_MEMORY_PER_BLOCK = 232448
 L2_CACHE = 50 << 20
 
-UNSUPPORTED_GRAPH = ("CUDA graph capture is not available under kbaudit's CPU mapping (Triton interpreter): "
+UNSUPPORTED_GRAPH = ("CUDA graph capture is not available under kbaudit's CPU mapping (no CUDA device): "
                      "the captured work could not be replayed")
+
+CUDA_CODE = ("the solution compiles CUDA C++ with %s; its kernels need a CUDA device, and this machine has none "
+             "(CPU only: the Triton interpreter runs Triton kernels, not CUDA C++)")
+CUDA_FILE_SUFFIXES = (".cu", ".cuh")
+
+
+class NeedsCuda(BaseException):
+    """CUDA code the CPU mapping cannot run (a CUDA C++ extension, a jiterator or NVRTC kernel).
+    A BaseException, so that a solution's `except Exception` fallback is not taken silently:
+    the fallback is not the code a GPU would run. The mapping also remembers the refusal
+    (`Mapping.refused`), so a bare `except:` that swallows it still ends the run as unavailable."""
+
+
+class AfterImport(importlib.abc.MetaPathFinder):
+    """Calls `callback(module)` right after the module `name` is first executed, so a library
+    that is heavy to import (torch.utils.cpp_extension pulls in setuptools) is patched only in
+    runs that import it."""
+
+    def __init__(self, name, callback):
+        self.name, self.callback = name, callback
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self.name:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader, callback = spec.loader, self.callback
+        exec_module = getattr(loader, "exec_module", None)
+        if exec_module is None:
+            return spec
+
+        def exec_then_patch(module):
+            exec_module(module)
+            try:
+                sys.meta_path.remove(self)  # once is enough: the module is in sys.modules now
+            except ValueError:
+                pass
+            callback(module)
+
+        loader.exec_module = exec_then_patch  # this spec's own loader instance
+        return spec
 
 
 class Mapping:
@@ -47,6 +100,8 @@ class Mapping:
         self.notes = []
         self.triton = False
         self.launches = 0
+        # Why CUDA code was refused (the first refusal), or "" when nothing was.
+        self.refused = ""
 
     # ------------------------------------------------------------------ whose code asks
     def from_solution(self, depth=2):
@@ -67,6 +122,7 @@ class Mapping:
         self.install_autocast(torch)
         self.install_cuda_module(torch)
         self.install_is_cuda(torch)
+        self.install_cuda_builds(torch)
         try:
             import triton  # noqa: F401  (after TRITON_INTERPRET is set)
         except Exception as e:
@@ -303,6 +359,107 @@ class Mapping:
         nvtx = types.SimpleNamespace(range_push=lambda *a, **k: 0, range_pop=lambda *a, **k: 0,
                                      mark=lambda *a, **k: None, range=lambda *a, **k: contextlib.nullcontext())
         cuda.nvtx = nvtx
+
+    # ------------------------------------------------------------------ CUDA C++ built at run time
+    def refuse(self, api):
+        """Records and raises the refusal of CUDA code built through `api`."""
+        reason = CUDA_CODE % api
+        if not self.refused:
+            self.refused = reason
+            self.notes.append("CUDA code refused on CPU: %s" % api)
+        raise NeedsCuda(reason)
+
+    def install_cuda_builds(self, torch):
+        """Refuses CUDA C++ builds (cpp_extension with CUDA sources, jiterator, NVRTC) up front:
+        on a machine without a GPU, torch's extension builder would spend a minute or more
+        running nvcc for kernels that cannot run here (and a kernel launched without a device
+        leaves its output unwritten, which would look like a passing or a broken solution)."""
+        mapping = self
+        name = "torch.utils.cpp_extension"
+        if name in sys.modules:
+            self.patch_cpp_extension(sys.modules[name])
+        else:
+            sys.meta_path.insert(0, AfterImport(name, self.patch_cpp_extension))
+        jiterator = getattr(torch.cuda, "jiterator", None)
+        for attr in ("_create_jit_fn", "_create_multi_output_jit_fn"):
+            if jiterator is not None and hasattr(jiterator, attr):
+                def refuse_jit(*a, _attr=attr, **k):
+                    mapping.refuse("torch.cuda.jiterator.%s" % _attr)
+
+                setattr(jiterator, attr, refuse_jit)
+        if hasattr(torch.cuda, "_compile_kernel"):
+            def refuse_nvrtc(*a, **k):
+                mapping.refuse("torch.cuda._compile_kernel (NVRTC)")
+
+            torch.cuda._compile_kernel = refuse_nvrtc
+
+    def patch_cpp_extension(self, module):
+        """load_inline with CUDA sources, load of .cu files, or with_cuda=True anywhere (every
+        JIT build goes through _jit_compile) raise NeedsCuda before any file is written or any
+        compiler started; C++-only builds (CPU code) go ahead."""
+        try:
+            self.wrap_cpp_extension(module)
+        except Exception as e:  # a torch this mapping does not know: say so, and let it build
+            self.notes.append("cpp_extension mapping incomplete (%s: %s)" % (type(e).__name__, str(e)[:160]))
+
+    def wrap_cpp_extension(self, module):
+        mapping = self
+        if getattr(module, "_kbaudit_patched", False):
+            return
+        module._kbaudit_patched = True
+
+        def is_cuda_file(path):
+            try:
+                return os.path.splitext(os.fsdecode(path))[1].lower() in CUDA_FILE_SUFFIXES
+            except Exception:
+                return False
+
+        def wrap(fn, api, wants_cuda):
+            try:
+                signature = inspect.signature(fn)
+            except (TypeError, ValueError):
+                return fn
+
+            def checked(*args, **kwargs):
+                try:
+                    bound = signature.bind(*args, **kwargs)
+                    bound.apply_defaults()
+                    cuda = wants_cuda(bound.arguments)
+                except TypeError:  # let torch report a wrong call as it would
+                    cuda = False
+                if cuda:
+                    mapping.refuse(api)
+                return fn(*args, **kwargs)
+
+            checked.__wrapped__ = fn
+            checked.__name__ = getattr(fn, "__name__", "checked")
+            checked.__doc__ = getattr(fn, "__doc__", None)
+            return checked
+
+        def sources_of(value):
+            if value is None:
+                return []
+            if isinstance(value, (str, bytes, os.PathLike)):
+                return [value]
+            try:
+                return list(value)
+            except TypeError:
+                return []
+
+        def inline_wants_cuda(a):
+            return bool(a.get("with_cuda")) or any(
+                (s.strip() if isinstance(s, str) else s) for s in sources_of(a.get("cuda_sources")))
+
+        def load_wants_cuda(a):
+            with_cuda = a.get("with_cuda")
+            return bool(with_cuda) or (with_cuda is None and any(is_cuda_file(s) for s in sources_of(a.get("sources"))))
+
+        for attr, api, wants in (("load_inline", "torch.utils.cpp_extension.load_inline", inline_wants_cuda),
+                                 ("load", "torch.utils.cpp_extension.load", load_wants_cuda),
+                                 ("_jit_compile", "torch.utils.cpp_extension (a JIT build with CUDA)", load_wants_cuda)):
+            fn = getattr(module, attr, None)
+            if callable(fn):
+                setattr(module, attr, wrap(fn, api, wants))
 
     # ------------------------------------------------------------------ Triton
     def install_triton(self):

@@ -6,9 +6,11 @@ GRADER_FILES = ("check.py", "benchmark.py", "problem.yaml", "reference.py", "sha
 MAX_EVENTS = 64
 
 # Compilers and helpers that Triton and torch.utils.cpp_extension start while building an
-# honest kernel; a spawn of one of these from inside those libraries is not an event.
+# honest kernel or looking for a toolkit (`hipconfig --path`, `ldconfig -p`, `nvcc --version`,
+# `c++ -dumpversion`, `ninja --version`; `sh` runs the precompiled-header command, shell=True);
+# a spawn of one of these from inside those libraries is not an event.
 TOOLCHAIN = {"cc", "gcc", "g++", "c++", "clang", "clang++", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "ninja",
-             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld"}
+             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld", "sh"}
 TOOLCHAIN_MODULES = (os.sep + "triton" + os.sep, os.sep + "cpp_extension.py", os.sep + "_inductor" + os.sep,
                      os.sep + "torch" + os.sep + "cuda" + os.sep, os.sep + "torch" + os.sep + "utils" + os.sep)
 

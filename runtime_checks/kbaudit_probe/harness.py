@@ -9,6 +9,7 @@ import sys
 import time
 
 from . import protocol, sizing
+from .cpu_mapping import NeedsCuda
 from .numerics import clone_inputs, floor_of, map_inputs, relative_error
 
 # Every input the solution is called with is kept alive (up to this many bytes), so no address it
@@ -30,6 +31,8 @@ class SetupError(Exception):
         if isinstance(error, OutOfTime):
             super().__init__("%s did not finish within the probe's time budget" % (
                 "its import or first calls" if stage == "solution" else "building the models and their first calls on this machine"))
+        elif isinstance(error, NeedsCuda):
+            super().__init__(str(error))  # already says what and why
         else:
             super().__init__("%s: %s" % (type(error).__name__, str(error)[:400]))
         self.stage = stage
@@ -95,10 +98,23 @@ class Harness:
     def interpreted(self):
         return self.mapping is not None
 
+    @property
+    def triton_interpreted(self):
+        """Whether at least one Triton kernel actually ran under the interpreter."""
+        return self.mapping is not None and self.mapping.triton and self.mapping.launches > 0
+
     def device_label(self):
-        if self.mapping is not None and self.mapping.triton and self.mapping.launches:
-            return INTERPRETER_DEVICE
-        return self.device
+        return INTERPRETER_DEVICE if self.triton_interpreted else self.device
+
+    def where(self):
+        """Where the calls ran, for a reason: the interpreter only when it ran a kernel."""
+        return " under the Triton interpreter" if self.triton_interpreted else " on CPU" if self.interpreted else ""
+
+    def raise_if_refused(self):
+        """CUDA code the CPU mapping refused, even where the solution caught the refusal and
+        went on (a fallback that is not the code a GPU runs): the run is unavailable here."""
+        if self.mapping is not None and self.mapping.refused:
+            raise NeedsCuda(self.mapping.refused)
 
     def time_left(self):
         return self.deadline - time.monotonic()
@@ -123,6 +139,7 @@ class Harness:
             self.importing = True
             self.sol_mod = load_module(os.path.join(self.args.run, "solution.py"), "solution")
             self.importing = False
+            self.raise_if_refused()
             self.state_after_import = self.global_state()
             self.sol_cls = getattr(self.sol_mod, "ModelNew", None) or getattr(self.sol_mod, "Model")
             stage = "reference"
@@ -154,12 +171,13 @@ class Harness:
                 self.build_and_smoke()
                 self.shape_label = sizing.label_of(shape)
                 if shape:
-                    self.notes.append("ran at shape %s (%s) to fit the interpreter" % (self.shape_label, label))
+                    self.notes.append("ran at shape %s (%s) to fit the %s" % (
+                        self.shape_label, label, "Triton interpreter" if self.triton_interpreted else "CPU"))
                 return
             except SetupError as e:
                 failure = e
-                if isinstance(e.__cause__, OutOfTime):
-                    raise  # no time is left for another shape
+                if isinstance(e.__cause__, (OutOfTime, NeedsCuda)):
+                    raise  # no time is left for another shape; CUDA code runs at no shape here
                 if shape and e.stage in ("solution", "solution-on-device", "reference"):
                     self.notes.append("shape %s failed: %s" % (sizing.label_of(shape), str(e)[:160]))
                     continue
@@ -196,6 +214,7 @@ class Harness:
             stage = "solution"
             torch.manual_seed(self.seeds[0])
             sol = self.sol_cls(*copy.deepcopy(init))
+            self.raise_if_refused()
             self.missing_keys = self.copy_weights(ref, sol)
             sol = sol.to(self.device_torch()).eval()
             stage = "reference"
@@ -232,6 +251,7 @@ class Harness:
             self.choose_oracle()
             stage = "solution" if self.device == "cuda" else "solution-on-device"
             self.call(self.sol, self.smoke_inputs)
+            self.raise_if_refused()
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
 
@@ -242,6 +262,8 @@ class Harness:
             if getattr(self, "importing", False) or self.device == "cuda":
                 return "solution" if stage != "reference" else stage
             return "reference" if stage == "reference" else "solution-on-device"
+        if isinstance(e, NeedsCuda):
+            return "solution-on-device"  # CUDA code, refused by the CPU mapping: it needs a GPU
         if stage == "solution" and (isinstance(e, ModuleNotFoundError) or
                                     (self.device != "cuda" and DEVICE_WORDS.search(str(e)))):
             return "solution-on-device"  # it needs a module or a GPU this machine lacks
@@ -373,14 +395,13 @@ class Harness:
                 return
             self.report(name, "skipped", reason="the probe's time budget (%d s) would run out during this probe "
                         "(about %.0f s needed, %.0f s left)%s" % (self.args.budget, estimate, max(left, 0),
-                                                                 " under the Triton interpreter" if self.interpreted
-                                                                 else ""))
+                                                                 self.where()))
             return
         try:
             fn(self)
         except OutOfTime:
             self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe%s" % (
-                self.args.budget, " under the Triton interpreter" if self.interpreted else ""))
+                self.args.budget, self.where()))
         except BaseException as e:  # a probe that breaks (or a sys.exit in forward) says why
             self.report(name, "error", reason="%s: %s" % (type(e).__name__, str(e)[:300]))
 
@@ -456,6 +477,14 @@ class Harness:
                     self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
                                 % self.args.budget)
         self.reconcile()
+
+    def nothing_ran(self):
+        """Why no probe ran when every one was skipped (the budget spent before the first); an
+        empty string when at least one passed, found something or broke."""
+        if not self.results or any(r["status"] != "skipped" for r in self.results):
+            return ""
+        first = next((r for r in self.results if "budget" in r["reason"]), self.results[0])
+        return "no probe ran: all %d were skipped (%s: %s)" % (len(self.results), first["name"], first["reason"])
 
     def reconcile(self):
         """One cause, one rule: output left unwritten (MEM002) also makes the differential

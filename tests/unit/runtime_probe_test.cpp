@@ -410,7 +410,12 @@ TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   REQUIRE_TORCH();
   // Written for a GPU: no probe can say anything on a CPU, so neither passed nor aborted.
   // (CuPy is not installed; a CUDA graph cannot be captured under the CPU mapping.)
-  for (const auto &[solution, why] : {std::pair{"gpu_only_cuda", "cupy"}, std::pair{"gpu_only_graph", "CUDA graph"}}) {
+  // CUDA C++ built at run time (load_inline with cuda_sources; a .cu sidecar through load(), whose
+  // catch-all fallback to torch swallows the refusal) is refused before nvcc runs.
+  for (const auto &[solution, why] :
+       {std::pair{"gpu_only_cuda", "cupy"}, std::pair{"gpu_only_graph", "CUDA graph"},
+        std::pair{"gpu_only_load_inline", "compiles CUDA C++ with torch.utils.cpp_extension.load_inline"},
+        std::pair{"gpu_only_cu_sidecar", "compiles CUDA C++ with torch.utils.cpp_extension.load;"}}) {
     const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax");
     EXPECT_EQ(r.outcome, "unavailable") << solution << "\n" << describe(r);
     EXPECT_NE(r.reason.find("does not run on this device"), std::string::npos) << r.reason;
@@ -425,6 +430,49 @@ TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   const runtime::RuntimeReport r = probe(solutionDir("honest_gemm"), "tiny_fp16_gemm");
   EXPECT_EQ(r.outcome, "unavailable") << describe(r);
   EXPECT_NE(r.reason.find("reference does not run on this device"), std::string::npos) << r.reason;
+}
+
+TEST(RuntimeProbe, CudaCppIsUnavailableOnCpuWithinSeconds) {
+  REQUIRE_TORCH();
+  // The shipped load_inline example: torch's extension builder used to run nvcc for more than
+  // the whole budget (then: aborted, or `ran` with every probe skipped). Now the build is refused
+  // at the call, so the run is unavailable in about the time of a tiny probe.
+  runtime::ProbeOptions options;
+  options.device = "cpu";
+  options.python = kPython;
+  options.seeds = {0, 1};
+  options.limits.wall = 120s;
+  const fs::path example = fs::path(KBAUDIT_SOURCE_DIR) / "examples";
+  const runtime::RuntimeReport r =
+      runtime::runProbes(example / "runs" / "20260101_100000_demo_cuda-relu-1_02_relu",
+                         problems::loadProblem(example / "problems" / "02_relu"), options);
+  EXPECT_EQ(r.outcome, "unavailable") << describe(r);
+  EXPECT_NE(r.reason.find("CUDA C++ with torch.utils.cpp_extension.load_inline"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("this machine has none"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.reason.find("under the Triton interpreter"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.probes.empty()) << describe(r);
+  EXPECT_TRUE(r.events.empty()) << describe(r);
+  EXPECT_LT(r.seconds, 40.0) << describe(r);
+}
+
+TEST(RuntimeProbe, CppOnlyExtensionBuildsAndRunsOnCpu) {
+  REQUIRE_TORCH();
+  // load_inline with cpp_sources only is CPU code: it builds (c++ and ninja from the sandbox's
+  // PATH, /usr/bin:/bin) and runs like any honest solution; the builder's compiler runs are not
+  // the solution's process events. The first build takes the compiler's time.
+  if (runCommand("PATH=/usr/bin:/bin command -v c++ >/dev/null 2>&1 && PATH=/usr/bin:/bin command -v ninja "
+                 ">/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no c++ or ninja in /usr/bin:/bin: torch's extension builder cannot run in the sandbox";
+  }
+  const runtime::RuntimeReport r = probe(solutionDir("honest_cpp_extension"), "tiny_softmax", 240s);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_EQ(r.device, "cpu");
+  EXPECT_TRUE(r.events.empty()) << describe(r);
+  for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "caller_context", "call_count"}) {
+    const runtime::ProbeOutcome *p = find(r, name);
+    ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
+    EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
+  }
 }
 
 // ---------------------------------------------------------------- hostile solutions
@@ -547,6 +595,9 @@ TEST(RuntimeCli, ProbeExitCodes) {
   EXPECT_EQ(runCommand(kb + " probe " + solutionDir("hack_downcast_bf16").string() + gemm + " --device cpu" + quiet),
             cli::kExitFlagged);
   EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_cuda").string() + " --problem " +
+                       problemDir("tiny_softmax").string() + " --device cpu" + quiet),
+            cli::kExitInternal);
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_load_inline").string() + " --problem " +
                        problemDir("tiny_softmax").string() + " --device cpu" + quiet),
             cli::kExitInternal);
   // A hang at import ends at --probe-timeout as an aborted run.
