@@ -98,7 +98,7 @@ if [ ! -f "$GRAMMAR_DIR/src/parser.c" ] || [ "$(cat "$GRAMMAR_DIR/.sha256" 2>/de
   done
   rm -rf "$RUNTIME_DIR" && mkdir -p "$RUNTIME_DIR"
   cp -r "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/lib" "$RUNTIME_DIR/lib"
-  cp "$tmp/$HEADERS_NAME-$HEADERS_VERSION/tree_sitter/core/LICENSE" "$RUNTIME_DIR/" 2>/dev/null || true
+  cp "$tmp/$HEADERS_NAME-$HEADERS_VERSION/LICENSE" "$RUNTIME_DIR/" 2>/dev/null || true   # MIT
   echo "$HEADERS_SHA256" > "$RUNTIME_DIR/.sha256"
   echo "$GRAMMAR_STAMP" > "$GRAMMAR_DIR/.sha256"
   rm -rf "$tmp"

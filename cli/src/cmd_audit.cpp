@@ -79,7 +79,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   const fs::path outDir = *args->value("out");
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
-    err << "kbaudit audit: " << root.string() << " is not a directory\n";
+    err << "kbaudit audit: " << annotations::terminalSafe(root.string()) << " is not a directory\n";
     return kExitUsage;
   }
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -123,14 +123,14 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   const AuditOptions &options = *parsed;
   fs::create_directories(outDir, ec);
   if (ec) {
-    err << "kbaudit audit: cannot create " << outDir.string() << ": " << ec.message() << "\n";
+    err << "kbaudit audit: cannot create " << annotations::terminalSafe(outDir.string()) << ": " << ec.message() << "\n";
     return kExitUsage;
   }
 
   std::string lockError;
   const std::optional<OutputLock> lock = OutputLock::acquire(outDir, lockError);
   if (!lock) {
-    err << "kbaudit audit: " << lockError << "\n";
+    err << "kbaudit audit: " << annotations::terminalSafe(lockError) << "\n";
     return kExitUsage;
   }
   // Under the lock no other audit writes here, so any temp file is a killed writer's leftover.
@@ -212,7 +212,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
     out << "kbaudit: audited " << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << secs
-        << " s -> " << outDir.string();
+        << " s -> " << annotations::terminalSafe(outDir.string());
     if (shard)
       out << " (shard " << toString(*shard) << " of " << discovered << " runs)";
     out << "\n";

@@ -1,4 +1,5 @@
 #include "kbaudit/source/source_encoding.h"
+#include "kbaudit/source/utf8.h"
 
 #include <array>
 #include <cctype>
@@ -88,26 +89,6 @@ const std::map<std::string, Codec> &codecTable() {
   return table;
 }
 
-void appendUtf8(std::string &out, std::uint32_t cp) {
-  if (cp >= 0xD800 && cp <= 0xDFFF)
-    cp = 0xFFFD; // a lone surrogate has no UTF-8 form
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 int hexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -137,7 +118,7 @@ std::string decodeEscapes(std::string_view s, bool raw, std::string &error) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c != '\\' || i + 1 >= s.size()) {
-      appendUtf8(out, c);
+      utf8Append(out, c);
       ++i;
       continue;
     }
@@ -158,7 +139,7 @@ std::string decodeEscapes(std::string_view s, bool raw, std::string &error) {
         error = "truncated or invalid \\" + std::string(1, s[after]) + " escape at byte " + std::to_string(after - 1);
         return {};
       }
-      appendUtf8(out, *v);
+      utf8Append(out, *v);
       i = after + 1 + digits;
       continue;
     }
@@ -185,7 +166,7 @@ std::string decodeEscapes(std::string_view s, bool raw, std::string &error) {
         error = "truncated or invalid \\" + std::string(1, e) + " escape at byte " + std::to_string(i);
         return {};
       }
-      appendUtf8(out, *v);
+      utf8Append(out, *v);
       next = i + 2 + digits;
       break;
     }
@@ -198,7 +179,7 @@ std::string decodeEscapes(std::string_view s, bool raw, std::string &error) {
         std::size_t k = i + 1;
         while (k < s.size() && k < i + 4 && s[k] >= '0' && s[k] <= '7')
           v = v * 8 + static_cast<std::uint32_t>(s[k++] - '0');
-        appendUtf8(out, v);
+        utf8Append(out, v);
         next = k;
       } else {
         // Unknown escapes stay as written (Python warns and keeps them).

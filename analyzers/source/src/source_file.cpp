@@ -4,6 +4,7 @@
 #include <llvm/ADT/StringExtras.h>
 
 #include "kbaudit/source/source_encoding.h"
+#include "kbaudit/source/utf8.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -26,31 +27,9 @@ Diagnostic error(std::string code, std::string message) {
   return Diagnostic{Diagnostic::Severity::Error, std::move(code), std::move(message), {}, {}};
 }
 
-/// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is invalid
-/// (overlong forms, surrogates and code points above U+10FFFF are invalid).
 std::size_t utf8SequenceLength(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80)
-    return 1;
-  std::size_t n;
-  unsigned lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) { n = 3; lo = 0xA0; }
-  else if (c == 0xED) { n = 3; hi = 0x9F; }
-  else if (c >= 0xE1 && c <= 0xEF) n = 3;
-  else if (c == 0xF0) { n = 4; lo = 0x90; }
-  else if (c == 0xF4) { n = 4; hi = 0x8F; }
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else return 0;
-  if (i + n > s.size())
-    return 0;
-  if (b(i + 1) < lo || b(i + 1) > hi)
-    return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if (b(i + k) < 0x80 || b(i + k) > 0xBF)
-      return 0;
-  return n;
+  std::uint32_t cp = 0;
+  return utf8Decode(s, i, cp);
 }
 
 } // namespace
