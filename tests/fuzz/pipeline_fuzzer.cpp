@@ -1,5 +1,8 @@
 // libFuzzer target: arbitrary bytes through every front end, the rules (with and without a
 // problem context), verdict synthesis and the YAML writer, as `kbaudit check` would run them.
+// The input's length picks what the bytes are: a solution (half of the runs), a problem.yaml or
+// a reference.py (a quarter each; read by the real problem loader from a scratch directory and
+// audited with a fixed solution), since problem files come from the same untrusted sweeps.
 // Any crash, sanitizer report or hang is a bug: bad input must only ever become a diagnostic.
 
 #include "kbaudit/annotations/synthesis.h"
@@ -8,9 +11,14 @@
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/rules/engine.h"
 
+#include <unistd.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 
 namespace {
@@ -51,13 +59,57 @@ const std::array<ProblemContext, 4> &problemsUnderTest() {
   return all;
 }
 
+constexpr const char *kFixedSolution = R"(import torch
+import torch.nn as nn
+
+class ModelNew(nn.Module):
+    def __init__(self, N, K):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(N, K))
+
+    def forward(self, x):
+        return torch.matmul(x.half(), self.w.T.half()).float()
+)";
+
+constexpr const char *kFixedYaml = "precision: fp32\nforbidden: [torch.matmul]\n";
+constexpr const char *kFixedReference =
+    "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x @ x\n";
+
+/// A scratch problem directory of this process, holding `problem.yaml` and `reference.py`.
+const std::filesystem::path &scratchProblem() {
+  static const std::filesystem::path dir = [] {
+    std::filesystem::path d = std::filesystem::temp_directory_path() / ("kbaudit_fuzz_problem_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+void put(const std::filesystem::path &p, std::string_view bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   using namespace kbaudit;
-  const Facts facts = analyzeSource(SourceFile::fromBytes(std::string(reinterpret_cast<const char *>(data), size)));
-  const auto &problems = problemsUnderTest();
-  const ProblemContext *problem = size % 5 < problems.size() ? &problems[size % 5] : nullptr;
+  const std::string_view bytes(reinterpret_cast<const char *>(data), size);
+  const unsigned mode = size % 4; // 0, 1: solution; 2: problem.yaml; 3: reference.py
+  std::optional<ProblemContext> loaded;
+  const ProblemContext *problem = nullptr;
+  std::string solution(bytes);
+  if (mode >= 2) {
+    put(scratchProblem() / "problem.yaml", mode == 2 ? bytes : std::string_view(kFixedYaml));
+    put(scratchProblem() / "reference.py", mode == 3 ? bytes : std::string_view(kFixedReference));
+    loaded = problems::loadProblem(scratchProblem());
+    problem = &*loaded;
+    solution = kFixedSolution;
+  } else {
+    const auto &problems = problemsUnderTest();
+    problem = size % 5 < problems.size() ? &problems[size % 5] : nullptr;
+  }
+  const Facts facts = analyzeSource(SourceFile::fromBytes(solution));
   const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem});
   annotations::RunInfo run;
   run.id = annotations::RunId::parse("20260101_000000_fuzz_model_01_problem");
