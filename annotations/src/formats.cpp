@@ -2,6 +2,8 @@
 
 #include "kbaudit/annotations/terminal_text.h"
 
+#include "json_text.h"
+
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
@@ -13,11 +15,8 @@ namespace kbaudit::annotations {
 
 namespace {
 
-/// A JSON string from input-derived text. llvm::json asserts on invalid UTF-8 (and repairs it
-/// only where assertions are off); repairing here gives every build the same U+FFFD output.
-llvm::json::Value str(const std::string &s) {
-  return llvm::json::isUTF8(s) ? llvm::json::Value(s) : llvm::json::Value(llvm::json::fixUTF8(s));
-}
+using json::escapeDelAndC1;
+using json::str;
 
 llvm::json::Value number(double v) { return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr); }
 
@@ -117,28 +116,6 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                             {"diagnostics", std::move(diags)},
                             {"embedded_sources", std::move(sources)},
                             {"runtime", runtimeJson(k.runtime)}};
-}
-
-/// JSON needs only C0 escaped; DEL and the C1 controls (U+0080-U+009F) are legal raw, but
-/// act on a terminal that shows the output. They can occur only inside strings (the rest of
-/// the document is ASCII punctuation), so writing them as \u escapes keeps the same JSON.
-std::string escapeDelAndC1(const std::string &json) {
-  std::string out;
-  out.reserve(json.size());
-  char buf[8];
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    const auto c = static_cast<unsigned char>(json[i]);
-    if (c == 0x7F) {
-      out += "\\u007f";
-    } else if (c == 0xC2 && i + 1 < json.size() && static_cast<unsigned char>(json[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(json[i + 1]) <= 0x9F) {
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(json[++i]));
-      out += buf;
-    } else {
-      out += json[i];
-    }
-  }
-  return out;
 }
 
 } // namespace

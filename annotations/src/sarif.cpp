@@ -2,6 +2,8 @@
 
 #include "kbaudit/rules/rule_meta.h"
 
+#include "json_text.h"
+
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -55,7 +57,7 @@ llvm::json::Object driver(const std::string &docBase, const std::string &version
 llvm::json::Array strings(const std::vector<std::string> &items) {
   llvm::json::Array out;
   for (const std::string &s : items)
-    out.push_back(s);
+    out.push_back(json::str(s));
   return out;
 }
 
@@ -70,15 +72,15 @@ llvm::json::Object invocation(const std::vector<Annotation> &annotations) {
         ok = false;
         notifications.push_back(llvm::json::Object{
             {"level", "error"},
-            {"descriptor", llvm::json::Object{{"id", d.code}}},
-            {"message", llvm::json::Object{{"text", a.runId + ": " + d.message}}}});
+            {"descriptor", llvm::json::Object{{"id", json::str(d.code)}}},
+            {"message", llvm::json::Object{{"text", json::str(a.runId + ": " + d.message)}}}});
       }
   llvm::json::Object props;
   if (!annotations.empty() && annotations.front().kbaudit.selection) {
     const RuleSelectionInfo &s = *annotations.front().kbaudit.selection;
-    props = llvm::json::Object{{"selection_source", s.source}, {"config_file", s.configFile},
+    props = llvm::json::Object{{"selection_source", s.source}, {"config_file", json::str(s.configFile)},
                                {"select", strings(s.select)},  {"ignore", strings(s.ignore)},
-                               {"rules_disabled", strings(s.disabled)}, {"baseline", s.baseline}};
+                               {"rules_disabled", strings(s.disabled)}, {"baseline", json::str(s.baseline)}};
   }
   llvm::json::Object inv{{"executionSuccessful", ok}, {"properties", std::move(props)}};
   if (!notifications.empty())
@@ -123,16 +125,16 @@ llvm::json::Object result(const rules::Finding &f, const std::string &artifact) 
     physical["region"] = llvm::json::Object{{"startLine", f.lines.begin}, {"endLine", f.lines.end}};
   llvm::json::Object r{{"ruleId", f.rule},
                        {"level", level(f)},
-                       {"message", llvm::json::Object{{"text", f.message}}},
+                       {"message", llvm::json::Object{{"text", json::str(f.message)}}},
                        {"locations", llvm::json::Array{llvm::json::Object{{"physicalLocation", std::move(physical)}}}},
                        {"properties", llvm::json::Object{{"confidence", rules::confidenceName(f.confidence)},
                                                          {"verdict_class", rules::verdictClassName(f.verdict)},
-                                                         {"evidence", f.evidence}}}};
+                                                         {"evidence", json::str(f.evidence)}}}};
   if (const int index = ruleIndex(f.rule); index >= 0)
     r["ruleIndex"] = index;
   if (f.accepted)
     r["suppressions"] = llvm::json::Array{llvm::json::Object{
-        {"kind", "external"}, {"status", "accepted"}, {"justification", f.acceptedReason + " (" + f.acceptedBy + ")"}}};
+        {"kind", "external"}, {"status", "accepted"}, {"justification", json::str(f.acceptedReason + " (" + f.acceptedBy + ")")}}};
   return r;
 }
 
@@ -149,8 +151,8 @@ std::string toSarif(const std::vector<Annotation> &annotations, const std::vecto
     const std::string artifact = i < artifactPaths.size() ? artifactPaths[i] : "solution.py";
     for (const rules::Finding &f : a.kbaudit.findings)
       results.push_back(result(f, artifact));
-    verdicts.push_back(llvm::json::Object{{"run_id", a.runId}, {"artifact", artifactUri(artifact)}, {"verdict", a.verdict},
-                                          {"summary", a.summary}});
+    verdicts.push_back(llvm::json::Object{{"run_id", json::str(a.runId)}, {"artifact", artifactUri(artifact)}, {"verdict", a.verdict},
+                                          {"summary", json::str(a.summary)}});
   }
   llvm::json::Object run{{"tool", llvm::json::Object{{"driver", driver(docBase, version)}}},
                          {"invocations", llvm::json::Array{invocation(annotations)}},
@@ -165,7 +167,7 @@ std::string toSarif(const std::vector<Annotation> &annotations, const std::vecto
   llvm::raw_string_ostream os(out);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
   os.flush();
-  return out + "\n";
+  return json::escapeDelAndC1(out) + "\n";
 }
 
 } // namespace kbaudit::annotations

@@ -10,26 +10,60 @@ MAX_EVENTS = 64
 # `c++ -dumpversion`, `ninja --version`; `sh` runs the precompiled-header command, shell=True);
 # a spawn of one of these from inside those libraries is not an event.
 TOOLCHAIN = {"cc", "gcc", "g++", "c++", "clang", "clang++", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "ninja",
-             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld", "sh"}
+             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld"}
 TOOLCHAIN_MODULES = (os.sep + "triton" + os.sep, os.sep + "cpp_extension.py", os.sep + "_inductor" + os.sep,
                      os.sep + "torch" + os.sep + "cuda" + os.sep, os.sep + "torch" + os.sep + "utils" + os.sep)
+
+
+_STDLIB = None
+
+
+def _in_stdlib(filename):
+    """Whether a frame's file is the standard library's. In a venv `platstdlib` is the venv's
+    lib/pythonX.Y, which holds site-packages: only `stdlib`, minus the package dirs, counts."""
+    global _STDLIB
+    if _STDLIB is None:
+        import sysconfig
+        paths = sysconfig.get_paths()
+        packages = tuple({os.path.realpath(paths[k]) + os.sep for k in ("purelib", "platlib")})
+        _STDLIB = (os.path.realpath(paths["stdlib"]) + os.sep, packages)
+    if filename.startswith("<frozen "):
+        return True
+    # Frozen stdlib modules only: code a solution exec()s has a "<string>"-like name too, and
+    # must not be skipped over on the way to a torch frame further up.
+    real = os.path.realpath(filename)
+    return real.startswith(_STDLIB[0]) and not real.startswith(_STDLIB[1])
+
+
+def _tool_name(args):
+    """The program a spawn runs; for `sh -c "CMD ..."` (torch builds its precompiled header
+    with shell=True) the program CMD starts, so that `sh -c` alone is nobody's toolchain."""
+    exe = args[0] if args else ""
+    if isinstance(exe, (list, tuple)):
+        exe = exe[0] if exe else ""
+    name = os.path.basename(os.fsdecode(exe)) if isinstance(exe, (str, bytes, os.PathLike)) else ""
+    argv = args[1] if len(args) > 1 and isinstance(args[1], (list, tuple)) else []
+    if name in ("sh", "bash", "dash") and len(argv) >= 3 and argv[1] == "-c":
+        words = str(argv[2]).split()
+        return os.path.basename(words[0]) if words else ""
+    if name not in TOOLCHAIN and argv:
+        name = os.path.basename(str(argv[0]))
+    return name
 
 
 def from_toolchain(args):
     """A process spawn by Triton / torch's extension builder running one of the usual tools."""
     try:
-        exe = args[0] if args else ""
-        if isinstance(exe, (list, tuple)):
-            exe = exe[0] if exe else ""
-        exe = os.path.basename(os.fsdecode(exe)) if isinstance(exe, (str, bytes, os.PathLike)) else ""
-        if exe not in TOOLCHAIN and not (len(args) > 1 and isinstance(args[1], (list, tuple)) and args[1]
-                                         and os.path.basename(str(args[1][0])) in TOOLCHAIN):
+        if _tool_name(args) not in TOOLCHAIN:
             return False
+        # The spawn is the toolchain's only when the nearest caller outside the standard library
+        # (subprocess, os, shutil) is Triton's or torch's builder itself. Any torch frame further
+        # up would not do: a solution's own function called back from torch.utils (tree_map,
+        # checkpoint, hooks) would pass for the toolchain.
         frame = sys._getframe(2)
-        while frame is not None:
-            if any(m in frame.f_code.co_filename for m in TOOLCHAIN_MODULES):
-                return True
+        while frame is not None and _in_stdlib(frame.f_code.co_filename):
             frame = frame.f_back
+        return frame is not None and any(m in frame.f_code.co_filename for m in TOOLCHAIN_MODULES)
     except Exception:
         pass
     return False

@@ -11,6 +11,7 @@
 #include "../../cli/src/output_lock.h"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -250,6 +251,21 @@ TEST(HostileInput, ARunThatOutlivesItsTimeIsRetriedWithoutClangAndNeverClean) {
   EXPECT_EQ(verdictOf(yaml), "bug");
   EXPECT_TRUE(diagnosticCodes(yaml).count("analysis-incomplete")) << readFile(yaml);
   EXPECT_NE(readFile(yaml).find("ran past its limit of 1 s"), std::string::npos);
+}
+
+// A C1 control (CSI, U+009B) and a Latin-1 byte in a run directory's name reached SARIF raw:
+// a terminal showing the file acted on the first, a Debug build asserted on the second.
+TEST(HostileInput, SarifOfARunNamedWithControlsAndLatin1IsPlainJson) {
+  TempDir dir;
+  const std::string name = "run\xc2\x9b" "2K\x7f\xe9";
+  writeFile(dir / name / "solution.py", kbaudit::test::kWrapper);
+  const auto r = kb({"check", (dir / name).string(), "--format", "sarif"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos);
+  EXPECT_EQ(r.out.find('\x7f'), std::string::npos);
+  EXPECT_EQ(r.out.find("\xe9"), std::string::npos) << "invalid UTF-8 in the SARIF";
+  const YAML::Node sarif = YAML::Load(r.out);
+  EXPECT_EQ(sarif["runs"][0]["properties"]["kbaudit"][0]["verdict"].as<std::string>(), "reward_hack");
 }
 
 TEST(HostileInput, WorkerLimitsAreValidated) {

@@ -355,6 +355,16 @@ TEST(RuntimeProbe, GraderFileAccessIsAnEventAndRub002) {
   EXPECT_NE(readFile(problemDir("tiny_gelu") / "check.py").find("Stand-in grader"), std::string::npos);
 }
 
+// Spawns count as torch's or Triton's toolchain only when one of their modules is the nearest
+// caller outside the standard library: a shell started by the solution's own function, called
+// back from torch.utils, is the solution's.
+TEST(RuntimeProbe, AShellStartedFromATorchCallbackIsTheSolutionsProcessEvent) {
+  REQUIRE_TORCH();
+  const runtime::RuntimeReport r = probe(solutionDir("hack_shell_via_torch_callback"), "tiny_gelu");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  EXPECT_TRUE(hasEvent(r, "process", "sh")) << describe(r);
+}
+
 TEST(RuntimeProbe, StackSniffingDoesNotReadTheRealGraderFiles) {
   REQUIRE_TORCH();
   // inspect.stack() reads the source of every frame; the caller-context probe's frames point
