@@ -234,16 +234,19 @@ TEST(HostileInput, ASecondAuditIntoTheSameOutIsRefusedWhileTheFirstRuns) {
   EXPECT_EQ(kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet"}).code, 0);
 }
 
+std::string cudaSolutionOfSize(std::size_t bytes) {
+  std::string big;
+  for (int i = 0; big.size() < bytes; ++i)
+    big += "__global__ void k" + std::to_string(i) + "(float* x) { x[threadIdx.x] += " + std::to_string(i) + ".0f; }\n";
+  return "import torch\nfrom torch.utils.cpp_extension import load_inline\nsrc = r'''\n" + big +
+         "'''\next = load_inline(name='x', cpp_sources='', cuda_sources=src, functions=[])\n"
+         "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return ext.k0(x)\n";
+}
+
 TEST(HostileInput, ARunThatOutlivesItsTimeIsRetriedWithoutClangAndNeverClean) {
   TempDir runs, out;
-  // ~2 MB of CUDA: Clang needs many seconds, the limit is one.
-  std::string big;
-  for (int i = 0; big.size() < 2'000'000; ++i)
-    big += "__global__ void k" + std::to_string(i) + "(float* x) { x[threadIdx.x] += " + std::to_string(i) + ".0f; }\n";
-  writeFile(runs / kRun / "solution.py",
-            "import torch\nfrom torch.utils.cpp_extension import load_inline\nsrc = r'''\n" + big +
-                "'''\next = load_inline(name='x', cpp_sources='', cuda_sources=src, functions=[])\n"
-                "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return ext.k0(x)\n");
+  // ~0.9 MB of CUDA, under the unit limit: Clang needs seconds, the limit is one.
+  writeFile(runs / kRun / "solution.py", cudaSolutionOfSize(900'000));
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet", "--run-timeout", "1"});
   EXPECT_EQ(r.code, 0) << r.err;
   const fs::path yaml = out / annotationFileName(kRun);
@@ -251,6 +254,24 @@ TEST(HostileInput, ARunThatOutlivesItsTimeIsRetriedWithoutClangAndNeverClean) {
   EXPECT_EQ(verdictOf(yaml), "bug");
   EXPECT_TRUE(diagnosticCodes(yaml).count("analysis-incomplete")) << readFile(yaml);
   EXPECT_NE(readFile(yaml).find("ran past its limit of 1 s"), std::string::npos);
+}
+
+// Clang's time grows faster than one unit's size (73 s at 5 MB): a unit over 1 MiB is not parsed,
+// and the run cannot pass clean for lack of its facts.
+TEST(HostileInput, AnEmbeddedSourceOverTheClangLimitIsNotParsedAndNeverClean) {
+  TempDir dir;
+  writeFile(dir / "solution.py", cudaSolutionOfSize(1'500'000));
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = kb({"check", (dir / "solution.py").string(), "--format", "yaml"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(r.code, 2) << r.err; // verdict bug
+  const auto a = fromYaml(r.out);
+  EXPECT_EQ(a.verdict, "bug");
+  std::set<std::string> codes;
+  for (const auto &d : a.kbaudit.diagnostics)
+    codes.insert(d.code);
+  EXPECT_TRUE(codes.count("cxx-unit-too-large")) << r.out.substr(0, 2000);
+  EXPECT_TRUE(codes.count("analysis-incomplete"));
 }
 
 // A C1 control (CSI, U+009B) and a Latin-1 byte in a run directory's name reached SARIF raw:

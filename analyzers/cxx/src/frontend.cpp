@@ -96,7 +96,16 @@ CxxFacts analyzeUnits(const std::vector<Unit> &units, const std::vector<embed::E
                       const FrontendOptions &options) {
   CxxFacts out;
   for (const Unit &unit : units) {
-    UnitResult r = parseUnit(unit, options);
+    UnitResult r;
+    if (unit.text.size() > options.maxUnitBytes) {
+      ParseReport skipped;
+      skipped.cuda = unit.cuda;
+      skipped.tooLarge = true;
+      r.facts.parses.push_back(skipped);
+    } else {
+      r = parseUnit(unit, options);
+    }
+    r.facts.parses.front().bytes = unit.text.size();
     merge(out, r, unit, sources);
   }
   sortByPosition(out.functions);

@@ -14,6 +14,13 @@ std::vector<Diagnostic> Facts::diagnostics() const {
   for (const cxx::ParseReport &p : cxx.parses) {
     if (p.clean())
       continue;
+    if (p.tooLarge) {
+      all.push_back(Diagnostic{Diagnostic::Severity::Warning, "cxx-unit-too-large",
+                               std::string(p.cuda ? "CUDA" : "C++") + " source of " + std::to_string(p.bytes) +
+                                   " bytes not parsed (the limit is 1 MiB a unit): its facts are missing",
+                               {}, {}});
+      continue;
+    }
     // The stubs are permissive, so errors mean code kbaudit could not fully read; the
     // facts from what did parse are kept, and the annotation says how much that was.
     Diagnostic d;

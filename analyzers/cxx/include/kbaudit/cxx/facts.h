@@ -320,6 +320,8 @@ struct ParseReport {
   bool cuda = true;         ///< parsed as CUDA (else as C++)
   bool parsed = false;      ///< Clang ran to the end (false: driver failure or crash)
   bool crashed = false;     ///< Clang crashed; facts from this unit are missing
+  bool tooLarge = false;    ///< not parsed: larger than FrontendOptions::maxUnitBytes
+  std::size_t bytes = 0;    ///< size of the unit's text
   unsigned errors = 0;
   unsigned warnings = 0;
   /// The first errors (up to 8), mapped to solution.py lines.

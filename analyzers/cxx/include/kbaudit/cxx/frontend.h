@@ -30,6 +30,10 @@ struct FrontendOptions {
   /// Parse the stub prelude (torch, CUDA runtime, standard library) once per process and
   /// kind of unit, into an in-memory precompiled header, instead of in every unit.
   bool precompilePrelude = true;
+  /// Units larger than this are not given to Clang: its time grows faster than the size of one
+  /// unit (about 3 s at 1 MB, 10 s at 2 MB, 73 s at 5 MB), and honest load_inline sources are
+  /// tens of KB. Such a unit is reported (`tooLarge`) and the run's audit is incomplete.
+  std::size_t maxUnitBytes = 1u << 20;
 };
 
 /// Parses every source (joining the strings of one load_inline cuda_sources/cpp_sources
