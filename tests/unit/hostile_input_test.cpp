@@ -85,6 +85,25 @@ TEST(HostileInput, DeepTemplatesAndMacrosInEmbeddedCudaNeitherCrashNorPassClean)
   EXPECT_EQ(verdictOf(out / annotationFileName(kRun)), "clean");
 }
 
+// Each macro doubles the one before: 2^39 tokens. The worker's limits stop it (time here, or
+// memory), the retry without Clang answers, and the run is incomplete, never clean.
+TEST(HostileInput, ExponentialMacroExpansionIsStoppedAndNeverClean) {
+  TempDir runs, out;
+  std::string src = "#define A0 x\n";
+  for (int i = 1; i < 40; ++i)
+    src += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+  src += "int y = A39;\n";
+  writeFile(runs / kRun / "solution.py", withCudaSource(src));
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet", "--run-timeout", "3",
+                     "--run-memory", "2048"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_EQ(r.code, 0) << r.err;
+  const fs::path yaml = out / annotationFileName(kRun);
+  EXPECT_EQ(verdictOf(yaml), "bug");
+  EXPECT_TRUE(diagnosticCodes(yaml).count("analysis-incomplete")) << readFile(yaml);
+}
+
 TEST(HostileInput, AFifoOrADeviceNamedSolutionPyIsRefusedWithoutBlocking) {
   TempDir runs, out;
   const fs::path fifoRun = runs / "20260101_000000_h_m_01_fifo";
