@@ -48,6 +48,14 @@ std::string withCudaSource(const std::string &cpp) {
          "class ModelNew(torch.nn.Module):\n    def forward(self, a, b):\n        return torch.matmul(a, b)\n";
 }
 
+/// Each macro doubles the one before: `A39` is 2^39 tokens.
+std::string exponentialMacros() {
+  std::string src = "#define A0 x\n";
+  for (int i = 1; i < 40; ++i)
+    src += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+  return src + "int y = A39;\n";
+}
+
 TEST(HostileInput, TensOfThousandsOfUnclosedBracketsDoNotCrash) {
   // Debian's tree-sitter 0.20 double-freed here (65,534+ unclosed brackets).
   TempDir dir;
@@ -85,15 +93,11 @@ TEST(HostileInput, DeepTemplatesAndMacrosInEmbeddedCudaNeitherCrashNorPassClean)
   EXPECT_EQ(verdictOf(out / annotationFileName(kRun)), "clean");
 }
 
-// Each macro doubles the one before: 2^39 tokens. The worker's limits stop it (time here, or
-// memory), the retry without Clang answers, and the run is incomplete, never clean.
+// The worker's limits stop an exponential expansion (time here, or memory: whichever comes
+// first), the retry without Clang answers, and the run is incomplete, never clean.
 TEST(HostileInput, ExponentialMacroExpansionIsStoppedAndNeverClean) {
   TempDir runs, out;
-  std::string src = "#define A0 x\n";
-  for (int i = 1; i < 40; ++i)
-    src += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
-  src += "int y = A39;\n";
-  writeFile(runs / kRun / "solution.py", withCudaSource(src));
+  writeFile(runs / kRun / "solution.py", withCudaSource(exponentialMacros()));
   const auto start = std::chrono::steady_clock::now();
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet", "--run-timeout", "3",
                      "--run-memory", "2048"});
@@ -236,14 +240,23 @@ TEST(HostileInput, ASecondAuditIntoTheSameOutIsRefusedWhileTheFirstRuns) {
   TempDir runs, out;
   writeFile(runs / kRun / "solution.py", kbaudit::test::kClean);
   std::string error;
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
   const pid_t child = ::fork();
   if (child == 0) {
-    // Holds the lock as a running audit would, in another process (flock is per open file).
+    // Holds the lock as a running audit would, in another process (flock is per open file),
+    // and says so once it has it.
     auto lock = kbaudit::cli::OutputLock::acquire(out.path(), error);
-    ::sleep(lock ? 5 : 0);
+    const char byte = lock ? 'y' : 'n';
+    (void)!::write(ready[1], &byte, 1);
+    ::sleep(lock ? 30 : 0);
     ::_exit(lock ? 0 : 1);
   }
-  ::usleep(300'000);
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ASSERT_EQ(byte, 'y');
+  ::close(ready[0]);
+  ::close(ready[1]);
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet"});
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
@@ -264,8 +277,10 @@ std::string cudaSolutionOfSize(std::size_t bytes) {
 
 TEST(HostileInput, ARunThatOutlivesItsTimeIsRetriedWithoutClangAndNeverClean) {
   TempDir runs, out;
-  // ~0.9 MB of CUDA, under the unit limit: Clang needs seconds, the limit is one.
-  writeFile(runs / kRun / "solution.py", cudaSolutionOfSize(900'000));
+  // A few lines, under every size limit, that Clang expands for minutes (2^39 tokens); the
+  // limit is one second. (A big but linear source is no good here: how fast Clang gets through
+  // it depends on the machine.)
+  writeFile(runs / kRun / "solution.py", withCudaSource(exponentialMacros()));
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet", "--run-timeout", "1"});
   EXPECT_EQ(r.code, 0) << r.err;
   const fs::path yaml = out / annotationFileName(kRun);
