@@ -17,17 +17,11 @@ namespace {
 
 using json::escapeDelAndC1;
 using json::str;
+using json::strings;
 
 llvm::json::Value number(double v) { return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr); }
 
 llvm::json::Array lines(const LineRange &r) { return llvm::json::Array{r.begin, r.end}; }
-
-llvm::json::Array strings(const std::vector<std::string> &items) {
-  llvm::json::Array out;
-  for (const std::string &s : items)
-    out.push_back(str(s));
-  return out;
-}
 
 llvm::json::Value runtimeJson(const std::optional<runtime::RuntimeReport> &report) {
   if (!report)

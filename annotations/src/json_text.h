@@ -6,6 +6,7 @@
 #include <llvm/Support/JSON.h>
 
 #include <string>
+#include <vector>
 
 namespace kbaudit::annotations::json {
 
@@ -13,6 +14,14 @@ namespace kbaudit::annotations::json {
 /// only where assertions are off); repairing here gives every build the same U+FFFD output.
 inline llvm::json::Value str(const std::string &s) {
   return llvm::json::isUTF8(s) ? llvm::json::Value(s) : llvm::json::Value(llvm::json::fixUTF8(s));
+}
+
+/// A list of input-derived strings, each through str().
+inline llvm::json::Array strings(const std::vector<std::string> &items) {
+  llvm::json::Array out;
+  for (const std::string &s : items)
+    out.push_back(str(s));
+  return out;
 }
 
 /// JSON needs only C0 escaped; DEL and the C1 controls (U+0080-U+009F) are legal raw, but act

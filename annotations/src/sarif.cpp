@@ -54,13 +54,6 @@ llvm::json::Object driver(const std::string &docBase, const std::string &version
   return d;
 }
 
-llvm::json::Array strings(const std::vector<std::string> &items) {
-  llvm::json::Array out;
-  for (const std::string &s : items)
-    out.push_back(json::str(s));
-  return out;
-}
-
 /// What was run and with which rules: a gate whose rules a config file switched off says so
 /// here, where code-scanning UIs show it, and not only in kbaudit's own output.
 llvm::json::Object invocation(const std::vector<Annotation> &annotations) {
@@ -79,8 +72,8 @@ llvm::json::Object invocation(const std::vector<Annotation> &annotations) {
   if (!annotations.empty() && annotations.front().kbaudit.selection) {
     const RuleSelectionInfo &s = *annotations.front().kbaudit.selection;
     props = llvm::json::Object{{"selection_source", s.source}, {"config_file", json::str(s.configFile)},
-                               {"select", strings(s.select)},  {"ignore", strings(s.ignore)},
-                               {"rules_disabled", strings(s.disabled)}, {"baseline", json::str(s.baseline)}};
+                               {"select", json::strings(s.select)},  {"ignore", json::strings(s.ignore)},
+                               {"rules_disabled", json::strings(s.disabled)}, {"baseline", json::str(s.baseline)}};
   }
   llvm::json::Object inv{{"executionSuccessful", ok}, {"properties", std::move(props)}};
   if (!notifications.empty())

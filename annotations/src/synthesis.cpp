@@ -1,5 +1,6 @@
 #include "kbaudit/annotations/synthesis.h"
 
+#include "kbaudit/cxx/frontend.h"
 #include "kbaudit/rules/rule_meta.h"
 
 #include <algorithm>
@@ -180,8 +181,10 @@ void markIncomplete(Annotation &a, const std::string &why) {
   a.quotes.clear();
 }
 
-Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
-                      const problems::ProblemContext *problem, const std::string &version) {
+namespace {
+
+Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
+                                  const problems::ProblemContext *problem, const std::string &version) {
   Annotation a;
   fillIdentity(a, run, version);
   fillFacts(a.kbaudit, facts, problem);
@@ -237,6 +240,23 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
     a.quotes.push_back(Quote{"solution.py", r, f->rule + " " + f->name,
                              facts.source.lines(r.begin, r.end)});
   }
+  return a;
+}
+
+} // namespace
+
+Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
+                      const problems::ProblemContext *problem, const std::string &version) {
+  Annotation a = synthesizeFromFindings(run, facts, results, problem, version);
+  // Crashing Clang on purpose (exponential macros, absurd nesting) or flooding it past its unit
+  // limit must not hide what the source does: with those facts missing, no verdict is proven.
+  const auto &parses = facts.cxx.parses;
+  if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.crashed; }))
+    markIncomplete(a, "Clang crashed on an embedded C++/CUDA source, so its facts are missing");
+  else if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.tooLarge; }))
+    markIncomplete(a, "an embedded C++/CUDA source is over Clang's " +
+                          std::to_string(cxx::FrontendOptions{}.maxUnitBytes >> 20) +
+                          " MiB limit, so its facts are missing");
   return a;
 }
 

@@ -1,8 +1,11 @@
 #include "yaml_scalar.h"
 
+#include "kbaudit/source/utf8.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 namespace kbaudit::annotations::yaml {
 
@@ -18,38 +21,9 @@ struct CodePoint {
 // Strict decoding (no overlong forms, surrogates or values past U+10FFFF): anything laxer would
 // pass bytes into a block literal that a conforming reader rejects.
 CodePoint decode(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80)
-    return {lead, 1};
-  std::size_t length = 0;
-  char32_t value = 0;
-  char32_t smallest = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    length = 2;
-    value = lead & 0x1F;
-    smallest = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3;
-    value = lead & 0x0F;
-    smallest = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4;
-    value = lead & 0x07;
-    smallest = 0x10000;
-  } else {
-    return {kIllFormed, 1};
-  }
-  if (i + length > s.size())
-    return {kIllFormed, 1};
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80)
-      return {kIllFormed, 1};
-    value = (value << 6) | (byte(i + k) & 0x3F);
-  }
-  if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
-    return {kIllFormed, 1};
-  return {value, length};
+  std::uint32_t value = 0;
+  const std::size_t length = utf8Decode(s, i, value);
+  return length ? CodePoint{value, length} : CodePoint{kIllFormed, 1};
 }
 
 // YAML's c-printable, narrowed by what YAML 1.1 readers treat as line breaks (NEL, U+2028,

@@ -371,12 +371,6 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   if (!options.degraded.empty())
     annotations::markIncomplete(a, "the full analysis failed (" + options.degraded +
                                        "); this is a retry without the C++/CUDA front end");
-  else if (std::any_of(facts.cxx.parses.begin(), facts.cxx.parses.end(), [](const cxx::ParseReport &p) { return p.crashed; }))
-    // Crashing Clang on purpose (exponential macros, absurd nesting) must not hide what the
-    // source does: with its facts missing, no finding proves nothing.
-    annotations::markIncomplete(a, "Clang crashed on an embedded C++/CUDA source, so its facts are missing");
-  else if (std::any_of(facts.cxx.parses.begin(), facts.cxx.parses.end(), [](const cxx::ParseReport &p) { return p.tooLarge; }))
-    annotations::markIncomplete(a, "an embedded C++/CUDA source is over the 1 MiB Clang limit, so its facts are missing");
   return a;
 }
 

@@ -17,7 +17,9 @@ std::vector<Diagnostic> Facts::diagnostics() const {
     if (p.tooLarge) {
       all.push_back(Diagnostic{Diagnostic::Severity::Warning, "cxx-unit-too-large",
                                std::string(p.cuda ? "CUDA" : "C++") + " source of " + std::to_string(p.bytes) +
-                                   " bytes not parsed (the limit is 1 MiB a unit): its facts are missing",
+                                   " bytes not parsed (the limit is " +
+                                   std::to_string(cxx::FrontendOptions{}.maxUnitBytes >> 20) +
+                                   " MiB a unit): its facts are missing",
                                {}, {}});
       continue;
     }
