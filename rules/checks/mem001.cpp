@@ -161,8 +161,8 @@ private:
       return;
     const bool versioned = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return has(k.kinds, KeyKind::Version); });
     const bool identity = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return has(k.kinds, KeyKind::Identity); });
-    const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
-    const std::vector<mem::Statement> rets = mem::returns(f.source, f.python, fn);
+    const mem::BranchBlocks blocks = mem::blocksOf(b);
+    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
 
     // A hit that returns what was stored, with no work between the test and the return.
     const LineRange missEnd{blocks.body.begin, blocks.orelse.valid() ? blocks.orelse.end : blocks.body.end};

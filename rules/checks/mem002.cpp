@@ -63,7 +63,7 @@ private:
       const py::Function *fn = f.python.findFunction(entry);
       if (!fn)
         continue;
-      for (const mem::Statement &r : mem::returns(f.source, f.python, *fn))
+      for (const mem::Statement &r : mem::returns(f.python, *fn))
         for (const py::Function &g : f.python.functions) {
           const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
           const bool free = g.className.empty() && g.qualname == g.name;
@@ -80,7 +80,7 @@ private:
     for (const py::Branch &b : f.python.branches) {
       if (b.function != fn.qualname || (b.kind != "if" && b.kind != "elif"))
         continue;
-      const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
+      const mem::BranchBlocks blocks = mem::blocksOf(b);
       if (!mem::within(ret, blocks.body) && !(blocks.inlineBody && b.lines.contains(ret.begin)))
         continue;
       // Early exits on the arguments (an empty problem size, say) are not the hack; an exit
@@ -134,7 +134,7 @@ private:
   static void checkPythonAllocation(const Facts &f, const py::Function &fn, const py::Assignment &alloc,
                                     FindingSink &sink) {
     const std::string &name = alloc.target;
-    const std::vector<mem::Statement> rets = mem::returns(f.source, f.python, fn);
+    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
     const mem::Statement *ret = returnOf(f, fn, rets, name, alloc.lines.end);
     if (!ret)
       return;
@@ -174,7 +174,7 @@ private:
     for (const py::Branch &b : f.python.branches) {
       if (b.function != fn.qualname || (b.kind != "if" && b.kind != "elif"))
         continue;
-      const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
+      const mem::BranchBlocks blocks = mem::blocksOf(b);
       const bool holds = mem::within(use, blocks.body) || mem::within(use, blocks.orelse);
       if (!holds || b.body.contains(alloc.begin) || b.body.contains(ret.begin) || blocks.inlineBody)
         continue;
@@ -185,8 +185,8 @@ private:
   }
 
   /// Writes on both sides of the guard: every path writes.
-  static bool coveredByElse(const Facts &f, const py::Function &, const std::vector<Use> &uses, const py::Branch &g) {
-    const mem::BranchBlocks blocks = mem::blocksOf(f.source, g);
+  static bool coveredByElse(const Facts &, const py::Function &, const std::vector<Use> &uses, const py::Branch &g) {
+    const mem::BranchBlocks blocks = mem::blocksOf(g);
     bool body = false, orelse = false;
     for (const Use &u : uses) {
       body |= mem::within(u.lines, blocks.body);

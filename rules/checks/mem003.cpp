@@ -84,9 +84,8 @@ std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *probl
   const py::Function *entry = ref.facts.findFunction(ref.entry);
   if (!entry)
     return out;
-  const SourceFile src = SourceFile::fromBytes(ref.source, "reference.py");
   const std::vector<std::string> params = mem::inputParams(*entry);
-  for (const mem::Statement &r : mem::returns(src, ref.facts, *entry))
+  for (const mem::Statement &r : mem::returns(ref.facts, *entry))
     for (const std::string &item : mem::returnedItems(r.text))
       for (std::size_t i = 0; i < params.size(); ++i)
         if (aliasOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
@@ -153,7 +152,7 @@ private:
                          FindingSink &sink) {
     const Facts &f = ctx.facts;
     const std::vector<std::string> params = mem::inputParams(fn);
-    const std::vector<mem::Statement> rets = mem::returns(f.source, f.python, fn);
+    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
     std::set<std::size_t> reported;
     for (const mem::Statement &r : rets) {
       for (const std::string &item : mem::returnedItems(r.text)) {
@@ -260,7 +259,7 @@ private:
       if (!fn)
         continue;
       const std::vector<std::string> params = mem::inputParams(*fn);
-      const std::vector<mem::Statement> rets = mem::returns(f.source, f.python, *fn);
+      const std::vector<mem::Statement> rets = mem::returns(f.python, *fn);
       for (const py::Call &c : f.python.calls) {
         if (c.function != entry || c.method != exported)
           continue;

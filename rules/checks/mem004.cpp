@@ -88,8 +88,8 @@ private:
 
   /// The branch guards a cache: a hit returns stored state, or a miss refills `self`.
   static bool guardsCache(const Facts &f, const py::Function &fn, const py::Branch &b) {
-    const mem::BranchBlocks blocks = mem::blocksOf(f.source, b);
-    for (const mem::Statement &r : mem::returns(f.source, f.python, fn))
+    const mem::BranchBlocks blocks = mem::blocksOf(b);
+    for (const mem::Statement &r : mem::returns(f.python, fn))
       if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && mem::isStoredState(r.text, f.python))
         return true;
     for (const py::Assignment &a : f.python.assignments)

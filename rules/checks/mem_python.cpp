@@ -46,32 +46,6 @@ std::string_view stripComment(std::string_view line) {
   return line.substr(0, end);
 }
 
-bool blankOrComment(std::string_view line) { return trim(stripComment(line)).empty(); }
-
-/// Bracket depth change over a line (strings skipped).
-int depthDelta(std::string_view line) {
-  int d = 0;
-  forEachCodeChar(line, [&](std::size_t &i) {
-    const char c = line[i];
-    if (c == '(' || c == '[' || c == '{')
-      ++d;
-    else if (c == ')' || c == ']' || c == '}')
-      --d;
-    return true;
-  });
-  return d;
-}
-
-/// Lines of nested defs inside `fn`: statements there belong to another function.
-std::vector<LineRange> nestedDefs(const py::PythonFacts &facts, const py::Function &fn) {
-  std::vector<LineRange> out;
-  const std::string prefix = fn.qualname + ".";
-  for (const py::Function &g : facts.functions)
-    if (startsWith(g.qualname, prefix))
-      out.push_back(g.lines);
-  return out;
-}
-
 /// The first identifier of an expression ("state" in `state[3]["c_kv"]`).
 std::string_view headName(std::string_view e) {
   e = trim(e);
@@ -200,29 +174,27 @@ bool reboundBefore(const py::PythonFacts &facts, const py::Function &fn, std::st
   return false;
 }
 
-std::vector<Statement> returns(const SourceFile &src, const py::PythonFacts &facts, const py::Function &fn) {
+std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn) {
   std::vector<Statement> out;
-  const std::vector<LineRange> nested = nestedDefs(facts, fn);
-  const auto inNested = [&](unsigned l) {
-    return std::any_of(nested.begin(), nested.end(), [&](LineRange r) { return l >= r.begin && l <= r.end; });
-  };
-  for (unsigned l = fn.lines.begin; l <= fn.lines.end && l <= src.lineCount(); ++l) {
-    if (inNested(l))
+  for (const py::Return &r : facts.returns) {
+    if (r.function != fn.qualname)
       continue;
-    std::string_view t = trim(stripComment(src.line(l)));
-    if (!startsWith(t, "return") || (t.size() > 6 && isIdentChar(t[6])))
-      continue;
+    // The value as one line: each source line without its comment, trimmed, a trailing
+    // backslash dropped, joined by a space.
     Statement s;
-    s.lines = {l, l};
-    s.text = std::string(trim(t.substr(6)));
-    int depth = depthDelta(t);
-    while ((depth > 0 || (!s.text.empty() && s.text.back() == '\\')) && s.lines.end < fn.lines.end) {
-      if (!s.text.empty() && s.text.back() == '\\')
-        s.text.pop_back();
-      const std::string_view next = trim(stripComment(src.line(++s.lines.end)));
-      depth += depthDelta(next);
-      s.text += " ";
-      s.text += next;
+    s.lines = r.lines;
+    std::string_view rest = r.value.text;
+    for (bool first = true;; first = false) {
+      const std::size_t nl = rest.find('\n');
+      if (!first) {
+        if (!s.text.empty() && s.text.back() == '\\')
+          s.text.pop_back();
+        s.text += " ";
+      }
+      s.text += trim(stripComment(rest.substr(0, nl)));
+      if (nl == std::string_view::npos)
+        break;
+      rest.remove_prefix(nl + 1);
     }
     out.push_back(std::move(s));
   }
@@ -256,49 +228,16 @@ bool within(LineRange inner, LineRange outer) {
   return inner.begin >= outer.begin && inner.begin <= outer.end && outer.begin != 0;
 }
 
-BranchBlocks blocksOf(const SourceFile &src, const py::Branch &b) {
+BranchBlocks blocksOf(const py::Branch &b) {
   BranchBlocks out;
-  const unsigned ifIndent = indentOf(src.line(b.lines.begin));
-  const std::string_view testEnd = trim(stripComment(src.line(b.lines.end)));
-  if (testEnd.empty() || testEnd.back() != ':') {
-    out.inlineBody = true;
-    out.body = {b.lines.end, b.lines.end};
-  } else {
-    unsigned last = b.lines.end;
-    for (unsigned l = b.lines.end + 1; l <= src.lineCount(); ++l) {
-      const std::string_view line = src.line(l);
-      if (blankOrComment(line))
-        continue;
-      if (indentOf(line) <= ifIndent)
-        break;
-      last = l;
-    }
-    out.body = {b.lines.end + 1, last};
-  }
-  // The else block, if the next statement at the if's indentation is `else:`.
-  for (unsigned l = out.body.end + 1; l <= src.lineCount(); ++l) {
-    const std::string_view line = src.line(l);
-    if (blankOrComment(line))
-      continue;
-    const std::string_view t = trim(stripComment(line));
-    if (indentOf(line) != ifIndent || !startsWith(t, "else") || (t.size() > 4 && isIdentChar(t[4])))
-      break;
-    if (t.back() != ':') {
-      out.orelse = {l, l};
-      break;
-    }
-    unsigned last = l;
-    for (unsigned k = l + 1; k <= src.lineCount(); ++k) {
-      const std::string_view inner = src.line(k);
-      if (blankOrComment(inner))
-        continue;
-      if (indentOf(inner) <= ifIndent)
-        break;
-      last = k;
-    }
-    out.orelse = {l + 1, last};
-    break;
-  }
+  if (b.arms.empty())
+    return out;
+  const py::BranchArm &arm = b.arms.front();
+  out.body = arm.body;
+  out.inlineBody = arm.body.begin <= arm.test.end; // `if c: stmt`
+  // The else block, when the next arm is the else (not a later elif).
+  if (b.arms.size() > 1 && b.arms[1].kind == "else")
+    out.orelse = b.arms[1].body;
   return out;
 }
 

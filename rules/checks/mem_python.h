@@ -2,8 +2,7 @@
 
 // Shared reading of Python control flow for the MEM rules: which names are the entry point's
 // inputs, what a branch's block is, what a function returns, and which comparisons key a
-// cache on an input. The Python facts carry calls, assignments and branch tests but not
-// statement blocks, so blocks are recovered from the indentation of solution.py's lines.
+// cache on an input. Blocks and returns come from the Python facts (Branch::arms, returns).
 
 #include "kbaudit/facts.h"
 
@@ -37,8 +36,8 @@ struct Statement {
   LineRange lines;
   std::string text;
 };
-/// `return` statements of `fn` (text after the keyword).
-std::vector<Statement> returns(const SourceFile &src, const py::PythonFacts &facts, const py::Function &fn);
+/// `return` statements of `fn` (the returned value's text, continuation lines joined).
+std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn);
 /// Returned elements: a returned tuple is split into its items.
 std::vector<std::string> returnedItems(std::string_view returned);
 
@@ -48,7 +47,8 @@ struct BranchBlocks {
   LineRange orelse;   ///< {0,0} when there is no else
   bool inlineBody = false;
 };
-BranchBlocks blocksOf(const SourceFile &src, const py::Branch &b);
+/// From the branch's arms (if/elif); empty for branch kinds without arms.
+BranchBlocks blocksOf(const py::Branch &b);
 
 bool within(LineRange inner, LineRange outer);
 

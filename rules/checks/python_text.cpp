@@ -33,13 +33,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-unsigned indentOf(std::string_view line) {
-  unsigned n = 0;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t'))
-    ++n;
-  return n;
-}
-
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 bool mentionsName(std::string_view text, std::string_view name) {

@@ -25,9 +25,6 @@ std::string lineText(const LineRange &r);
 
 /// `s` without leading and trailing white space (std::isspace).
 std::string_view trim(std::string_view s);
-/// Leading spaces and tabs of a line, each counted as one (blocks are recovered by comparing
-/// the indentation of lines of the same file).
-unsigned indentOf(std::string_view line);
 
 /// A character of a Python identifier (letter, digit or underscore; ASCII).
 bool isIdentChar(char c);

@@ -5,7 +5,6 @@
 #include "python_text.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace kbaudit::rules::rub {
@@ -13,24 +12,6 @@ namespace kbaudit::rules::rub {
 using namespace pytext;
 
 namespace {
-
-std::string_view trimmed(std::string_view line) { return line.substr(indentOf(line)); }
-
-bool isElseLine(std::string_view line) {
-  const std::string_view t = trimmed(line);
-  return startsWith(t, "else") && t.size() > 4 && (t[4] == ':' || t[4] == ' ');
-}
-
-/// Some line of `arm` returns (the `if` block leaves the function).
-bool returns(const SourceFile &src, LineRange arm, unsigned ifIndent) {
-  for (unsigned n = arm.begin; n <= arm.end; ++n) {
-    const std::string_view line = src.line(n);
-    const std::string_view t = trimmed(line);
-    if (indentOf(line) > ifIndent && (t == "return" || startsWith(t, "return ") || startsWith(t, "return(")))
-      return true;
-  }
-  return false;
-}
 
 using floatcast::isFloatDtype;
 
@@ -107,39 +88,29 @@ ArmWork workAt(const Facts &f, const std::string &function, LineRange lines, int
 } // namespace
 
 std::vector<LineRange> armsOf(const Facts &f, const py::Branch &b) {
-  if (b.kind != "if" && b.kind != "elif")
+  if ((b.kind != "if" && b.kind != "elif") || b.arms.empty())
     return {};
-  const SourceFile &src = f.source;
-  const unsigned indent = indentOf(src.line(b.lines.begin));
-  std::vector<unsigned> starts{b.lines.begin};
-  // Where each arm's block begins after its own test (the test's calls are not the arm's work).
-  std::map<unsigned, unsigned> blockBegin{{b.lines.begin, b.lines.end}};
-  bool hasElse = false;
-  for (const py::Branch &o : f.python.branches)
-    if (o.kind == "elif" && o.function == b.function && o.lines.begin > b.lines.begin &&
-        o.lines.begin <= b.body.end && indentOf(src.line(o.lines.begin)) == indent) {
-      starts.push_back(o.lines.begin);
-      blockBegin[o.lines.begin] = o.lines.end;
-    }
-  for (unsigned n = b.lines.end + 1; n <= b.body.end; ++n)
-    if (indentOf(src.line(n)) == indent && isElseLine(src.line(n))) {
-      starts.push_back(n);
-      hasElse = true;
-    }
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  // Each arm runs from its block (an if/elif's test is not the arm's work; a one-line
+  // `if c: stmt` keeps its test line) to the line before the next arm's keyword.
+  const auto startOf = [](const py::BranchArm &a) { return a.kind == "else" ? a.lines.begin : a.test.begin; };
   std::vector<LineRange> arms;
-  for (size_t i = 0; i < starts.size(); ++i) {
-    const unsigned end = i + 1 < starts.size() ? starts[i + 1] - 1 : b.body.end;
-    unsigned begin = starts[i];
-    if (auto it = blockBegin.find(begin); it != blockBegin.end() && it->second < end)
-      begin = it->second + 1; // a one-line `if c: stmt` keeps its test line
+  bool hasElse = false;
+  for (size_t i = 0; i < b.arms.size(); ++i) {
+    const py::BranchArm &a = b.arms[i];
+    const unsigned end = i + 1 < b.arms.size() ? startOf(b.arms[i + 1]) - 1 : b.body.end;
+    unsigned begin = startOf(a);
+    if (a.kind != "else" && a.test.end < end)
+      begin = a.test.end + 1;
+    hasElse |= a.kind == "else";
     arms.push_back({begin, end});
   }
   if (hasElse)
     return arms;
   const py::Function *fn = f.python.findFunction(b.function);
-  const bool leaves = std::any_of(arms.begin(), arms.end(), [&](LineRange a) { return returns(src, a, indent); });
+  const bool leaves = std::any_of(f.python.returns.begin(), f.python.returns.end(), [&](const py::Return &r) {
+    return r.function == b.function &&
+           std::any_of(b.arms.begin(), b.arms.end(), [&](const py::BranchArm &a) { return a.body.contains(r.lines.begin); });
+  });
   if (leaves && fn && fn->lines.end > b.body.end)
     arms.push_back({b.body.end + 1, fn->lines.end});
   else

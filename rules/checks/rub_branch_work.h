@@ -17,7 +17,7 @@ namespace kbaudit::rules::rub {
 /// The line ranges of the arms of an `if`/`elif` statement: the branch's own block, each
 /// later `elif` block and the `else` block. An `if` without `else` gets an empty arm (the
 /// path that skips the block), or, when its block returns, the rest of the function (the
-/// path taken otherwise). Other branch kinds yield no arms.
+/// path taken otherwise). Other branch kinds yield no arms. Read from Branch::arms.
 std::vector<LineRange> armsOf(const Facts &facts, const py::Branch &branch);
 
 /// A floating dtype (or a lowered matmul precision such as "tf32") used by some code.

@@ -59,7 +59,7 @@ namespace ns { __global__ void inner(const float* __restrict__ a) {} }
   EXPECT_EQ(globals[0]->work, kernels::KernelWork::Matmul); // it issues mma.sync
   EXPECT_EQ(globals[1]->name, "plain");
   EXPECT_EQ(globals[1]->lines.begin, 18u);
-  EXPECT_EQ(globals[1]->work, kernels::KernelWork::Unknown);
+  EXPECT_EQ(globals[1]->work, kernels::KernelWork::Copy); // an empty body: no compute, as Triton's Empty
   EXPECT_EQ(globals[2]->name, "ns::inner");
   const auto ptx = ofKind(inv, KernelKind::InlinePtx);
   ASSERT_EQ(ptx.size(), 1u);

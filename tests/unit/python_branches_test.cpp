@@ -59,6 +59,66 @@ def forward(self, x):
   EXPECT_EQ(m->tags, (std::vector<ConditionTag>{T::Shape}));
 }
 
+TEST(PythonBranches, ArmsOfIfChains) {
+  auto f = analyze(src(R"PY(
+def forward(self, x):
+    if (x.dim() == 2 and
+            x.numel() > 0):
+        y = 1
+        # between arms
+
+    elif x.dim() == 3:
+        y = 2
+    else:
+        y = 3
+        z = 4
+    if x is None: return x
+    while y:
+        y -= 1
+    if y:
+        pass
+    else: y = 0
+    return y
+)PY"));
+  const Branch *b = branchAt(f, 2);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->body, (LineRange{2, 11})); // unchanged: the whole statement
+  ASSERT_EQ(b->arms.size(), 3u);
+  EXPECT_EQ(b->arms[0].kind, "if");
+  EXPECT_EQ(b->arms[0].test, (LineRange{2, 3}));
+  EXPECT_EQ(b->arms[0].body, (LineRange{4, 4})); // the trailing comment is not part of it
+  EXPECT_EQ(b->arms[0].lines, (LineRange{2, 4}));
+  EXPECT_EQ(b->arms[1].kind, "elif");
+  EXPECT_EQ(b->arms[1].test, (LineRange{7, 7}));
+  EXPECT_EQ(b->arms[1].body, (LineRange{8, 8}));
+  EXPECT_EQ(b->arms[1].lines, (LineRange{7, 8}));
+  EXPECT_EQ(b->arms[2].kind, "else");
+  EXPECT_EQ(b->arms[2].test, (LineRange{0, 0}));
+  EXPECT_EQ(b->arms[2].body, (LineRange{10, 11}));
+  EXPECT_EQ(b->arms[2].lines, (LineRange{9, 11}));
+
+  const Branch *elif = branchAt(f, 7);
+  ASSERT_NE(elif, nullptr);
+  EXPECT_EQ(elif->body, (LineRange{7, 11}));
+  ASSERT_EQ(elif->arms.size(), 2u);
+  EXPECT_EQ(elif->arms[0].kind, "elif");
+  EXPECT_EQ(elif->arms[1].kind, "else");
+
+  const Branch *inl = branchAt(f, 12);
+  ASSERT_NE(inl, nullptr);
+  ASSERT_EQ(inl->arms.size(), 1u);
+  EXPECT_EQ(inl->arms[0].body, (LineRange{12, 12}));
+
+  EXPECT_TRUE(branchAt(f, 13)->arms.empty()); // while
+
+  const Branch *oneLineElse = branchAt(f, 15);
+  ASSERT_NE(oneLineElse, nullptr);
+  ASSERT_EQ(oneLineElse->arms.size(), 2u);
+  EXPECT_EQ(oneLineElse->arms[0].body, (LineRange{16, 16}));
+  EXPECT_EQ(oneLineElse->arms[1].body, (LineRange{17, 17}));
+  EXPECT_EQ(oneLineElse->arms[1].lines, (LineRange{17, 17}));
+}
+
 TEST(PythonBranches, DataDependentTags) {
   auto f = analyze(src(R"PY(
 import torch, math

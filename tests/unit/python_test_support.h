@@ -69,6 +69,14 @@ inline const Branch *branchAt(const PythonFacts &f, unsigned line) {
   return nullptr;
 }
 
+inline std::vector<const Return *> returnsIn(const PythonFacts &f, std::string_view function) {
+  std::vector<const Return *> out;
+  for (const auto &r : f.returns)
+    if (r.function == function)
+      out.push_back(&r);
+  return out;
+}
+
 inline bool hasTag(const Branch &b, ConditionTag t) {
   for (auto x : b.tags)
     if (x == t)

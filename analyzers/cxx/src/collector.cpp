@@ -1,5 +1,6 @@
 #include "collector_impl.h"
 
+#include "device_work.h"
 #include "lexical.h"
 #include "names.h"
 #include "ptx.h"
@@ -249,6 +250,8 @@ void Collector::onFunction(const FunctionDecl &fd) {
     if (b && e)
       spans_.push_back(FunctionSpan{*b, *e, self});
     ++out_.parses.back().functionDefinitions;
+    if (f.onDevice())
+      f.work = summarizeDeviceBody(fd, ctx_);
   }
   if (const TypeSourceInfo *tsi = fd.getTypeSourceInfo())
     if (auto ftl = tsi->getTypeLoc().getAsAdjusted<FunctionTypeLoc>())

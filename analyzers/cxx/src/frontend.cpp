@@ -52,10 +52,12 @@ void merge(CxxFacts &out, UnitResult &r, const Unit &unit, const std::vector<emb
   const LineMapper m(unit, sources);
   CxxFacts &f = r.facts;
   ParseReport report = std::move(f.parses.front());
-  for (const CxxFunction &fn : f.functions)
+  for (CxxFunction &fn : f.functions)
     if (fn.definition && !fn.lambda &&
-        std::any_of(r.errorLines.begin(), r.errorLines.end(), [&](unsigned l) { return fn.lines.contains(l); }))
+        std::any_of(r.errorLines.begin(), r.errorLines.end(), [&](unsigned l) { return fn.lines.contains(l); })) {
       ++report.functionsWithErrors;
+      fn.work.bodyErrors = fn.work.bodyErrors || fn.work.analyzed;
+    }
   report.sources = unit.sources;
   for (ParseDiagnostic &d : report.firstErrors) {
     const LineOrigin o = unit.origin(d.embeddedLine);

@@ -1,5 +1,6 @@
 #include "cuda_kernels.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -39,6 +40,54 @@ bool inModule(const embed::EmbedFacts &embedded, int source, int module) {
 
 } // namespace
 
+KernelWork classifyCudaWork(const cxx::CxxFacts &cxx, const cxx::CxxFunction &kernel,
+                            const std::set<std::string> &reached, const std::set<std::string> &opaqueCalls) {
+  // Fold in the device functions the kernel reaches (same source first: a __device__
+  // function is only callable from its own translation unit without -rdc).
+  cxx::DeviceWork w = kernel.work;
+  bool opaque = opaqueCalls.count(kernel.qualifiedName) > 0;
+  for (const std::string &fn : reached) {
+    if (fn == kernel.qualifiedName)
+      continue;
+    const cxx::CxxFunction *def = nullptr;
+    bool declared = false;
+    for (const cxx::CxxFunction &g : cxx.functions) {
+      if (g.qualifiedName != fn)
+        continue;
+      declared = true;
+      if (g.definition && (!def || (g.source == kernel.source && def->source != kernel.source)))
+        def = &g;
+    }
+    if (!def) {
+      opaque = opaque || declared; // declared here, defined elsewhere: its work is unseen
+      continue;
+    }
+    if (!def->onDevice())
+      continue; // a host function named by a lambda or launch edge, not kernel code
+    opaque = opaque || opaqueCalls.count(fn) > 0 || !def->work.analyzed;
+    const cxx::DeviceWork &d = def->work;
+    w.bodyErrors = w.bodyErrors || d.bodyErrors;
+    w.loopAccumulate = w.loopAccumulate || d.loopAccumulate;
+    w.loopProduct = w.loopProduct || d.loopProduct;
+    w.atomics = w.atomics || d.atomics;
+    w.barrier = w.barrier || d.barrier;
+    w.shuffle = w.shuffle || d.shuffle;
+    w.sharedMemory = w.sharedMemory || d.sharedMemory;
+    w.compute = w.compute || d.compute;
+  }
+  if (!w.analyzed || w.bodyErrors)
+    return KernelWork::Unknown;
+  if (w.loopProduct)
+    return KernelWork::Matmul; // an FMA loop over k of two operands: GEMM/convolution work
+  if (w.loopAccumulate || w.shuffle || w.atomics)
+    return KernelWork::Reduction;
+  // Shared-memory cooperation without a recognised accumulation (a tiled transpose, or an
+  // accumulation the patterns miss), or work hidden in an opaque callee: not classified.
+  if (opaque || (w.sharedMemory && w.barrier))
+    return KernelWork::Unknown;
+  return w.compute ? KernelWork::Elementwise : KernelWork::Copy;
+}
+
 void addCudaKernels(const cxx::CxxFacts &cxx, KernelInventory &inv) {
   // Functions that hold tensor-core work themselves.
   std::set<std::string> mmaFunctions;
@@ -49,15 +98,24 @@ void addCudaKernels(const cxx::CxxFacts &cxx, KernelInventory &inv) {
     if (c.category == cxx::CallCategory::Wmma && c.callee.find("mma_sync") != std::string::npos)
       mmaFunctions.insert(c.function);
 
+  // Device calls whose work the facts cannot see: a callee without a declaration, or a
+  // library algorithm run inside the kernel (CUB block primitives, CuTe, CUTLASS).
+  std::set<std::string> opaqueCalls;
+  for (const cxx::CxxCall &c : cxx.calls)
+    if (c.inDevice && (c.category == cxx::CallCategory::Unresolved || c.category == cxx::CallCategory::Cub ||
+                       c.category == cxx::CallCategory::Cute || c.category == cxx::CallCategory::Cutlass ||
+                       c.category == cxx::CallCategory::Wmma))
+      opaqueCalls.insert(c.function);
+
   for (const cxx::CxxFunction &f : cxx.functions) {
     if (!f.isKernel() || !f.definition)
       continue;
     Kernel k{KernelKind::CudaGlobal, f.qualifiedName, f.source, f.lines, false, KernelWork::Unknown};
-    for (const std::string &fn : reachableFrom(cxx, f.qualifiedName, f.source))
-      if (mmaFunctions.count(fn)) {
-        k.work = KernelWork::Matmul;
-        break;
-      }
+    const std::set<std::string> reached = reachableFrom(cxx, f.qualifiedName, f.source);
+    if (std::any_of(reached.begin(), reached.end(), [&](const std::string &fn) { return mmaFunctions.count(fn) > 0; }))
+      k.work = KernelWork::Matmul;
+    else
+      k.work = classifyCudaWork(cxx, f, reached, opaqueCalls);
     inv.kernels.push_back(std::move(k));
   }
   std::set<int> statements;

@@ -1,4 +1,5 @@
-// Statement-level facts: imports, defs and classes, assignments, branches, try/except.
+// Statement-level facts: imports, defs and classes, assignments, branches (with their arms),
+// returns, try/except.
 
 #include "conditions.h"
 #include "extractor.h"
@@ -361,7 +362,8 @@ void Extractor::visitTarget(TSNode t, const Frame &f, unsigned depth, Access acc
   }
 }
 
-void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f) {
+void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f,
+                       std::vector<BranchArm> arms) {
   if (ts::isNull(test))
     return;
   ConditionContext ctx;
@@ -381,14 +383,80 @@ void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const 
   b.function = f.function.str();
   b.lines = ts::lines(test);
   b.body = body;
+  b.arms = std::move(arms);
   out_.branches.push_back(std::move(b));
 }
 
+namespace {
+
+/// The block of an if/elif/else arm: the `consequence`/`body` field, else the clause's block.
+TSNode armBlock(TSNode clause, ts::F field) {
+  TSNode block = ts::field(clause, field);
+  if (!ts::isNull(block))
+    return block;
+  for (TSNode c : ts::namedChildren(clause))
+    if (ts::kind(c) == K::Block)
+      return c;
+  return TSNode{};
+}
+
+BranchArm makeArm(llvm::StringRef kind, TSNode clause, TSNode test, TSNode block, unsigned lastLine) {
+  BranchArm a;
+  a.kind = kind.str();
+  if (!ts::isNull(test))
+    a.test = ts::lines(test);
+  // The block's statements: comments before the first or after the last are not part of it.
+  ts::Children stmts = ts::isNull(block) ? ts::Children{} : ts::namedChildren(block);
+  if (!stmts.empty())
+    a.body = LineRange{ts::firstLine(stmts.front()), ts::lastLine(stmts.back())};
+  else // an empty block (error recovery): the clause's own lines
+    a.body = LineRange{ts::firstLine(clause), lastLine};
+  a.lines = LineRange{ts::firstLine(clause), stmts.empty() ? lastLine : a.body.end};
+  return a;
+}
+
+} // namespace
+
 void Extractor::ifStatement(TSNode n, const Frame &f, unsigned depth) {
-  branch("if", ts::field(n, ts::F::Condition), ts::lines(n), f);
-  for (TSNode c : ts::namedChildren(n))
-    if (ts::kind(c) == K::ElifClause)
-      branch("elif", ts::field(c, ts::F::Condition), LineRange{ts::firstLine(c), ts::lastLine(n)}, f);
+  // The arms of the chain, in source order.
+  std::vector<BranchArm> arms;
+  std::vector<TSNode> elifs;
+  {
+    TSNode block = armBlock(n, ts::F::Consequence);
+    unsigned end = ts::isNull(block) ? ts::firstLine(n) : ts::lastLine(block);
+    arms.push_back(makeArm("if", n, ts::field(n, ts::F::Condition), block, end));
+  }
+  for (TSNode c : ts::namedChildren(n)) {
+    const K k = ts::kind(c);
+    if (k != K::ElifClause && k != K::ElseClause)
+      continue;
+    TSNode block = armBlock(c, k == K::ElifClause ? ts::F::Consequence : ts::F::Body);
+    if (k == K::ElifClause) {
+      elifs.push_back(c);
+      arms.push_back(makeArm("elif", c, ts::field(c, ts::F::Condition), block, ts::lastLine(c)));
+    } else {
+      arms.push_back(makeArm("else", c, TSNode{}, block, ts::lastLine(c)));
+    }
+  }
+  branch("if", ts::field(n, ts::F::Condition), ts::lines(n), f, arms);
+  for (size_t i = 0; i < elifs.size(); ++i) {
+    TSNode c = elifs[i];
+    branch("elif", ts::field(c, ts::F::Condition), LineRange{ts::firstLine(c), ts::lastLine(n)}, f,
+           std::vector<BranchArm>(arms.begin() + 1 + i, arms.end()));
+  }
+  visitChildren(n, f, depth);
+}
+
+void Extractor::returnStatement(TSNode n, const Frame &f, unsigned depth) {
+  Return r;
+  ts::Children kids = ts::namedChildren(n); // comments are not among them
+  if (kids.empty())
+    r.value.kind = ExprKind::None;
+  else
+    r.value = summarize(kids[0], f);
+  r.function = f.function.str();
+  r.lines = ts::lines(n);
+  out_.returns.push_back(std::move(r));
   visitChildren(n, f, depth);
 }
 

@@ -125,6 +125,13 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
   case K::TryStatement:
     tryStatement(n, f, depth);
     return;
+  case K::ReturnStatement:
+    returnStatement(n, f, depth);
+    return;
+  case K::RaiseStatement:
+    out_.raises.push_back(Raise{f.function.str(), ts::lines(n)});
+    visitChildren(n, f, depth);
+    return;
   case K::WithStatement:
     withStatement(n, f, depth);
     return;

@@ -66,7 +66,9 @@ private:
   void emitAssignment(TSNode target, const Expr &value, llvm::StringRef op, TSNode stmt, const Frame &f);
   void visitTarget(TSNode t, const Frame &f, unsigned depth, Access access);
   void ifStatement(TSNode n, const Frame &f, unsigned depth);
-  void branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f);
+  void branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f,
+              std::vector<BranchArm> arms = {});
+  void returnStatement(TSNode n, const Frame &f, unsigned depth);
   void tryStatement(TSNode n, const Frame &f, unsigned depth);
   static TSNode docstringOf(TSNode block);
 

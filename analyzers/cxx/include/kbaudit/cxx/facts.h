@@ -30,6 +30,35 @@ enum class FunctionKind {
   HostDevice, ///< __host__ __device__
 };
 
+/// What a device function's own body does (callees are not folded in: the kernel
+/// inventory walks the call graph). Filled for __global__, __device__ and __host__ __device__
+/// definitions; `analyzed` stays false for host functions and declarations.
+struct DeviceWork {
+  bool analyzed = false;
+  /// The body holds a parse error (a recovery expression, an invalid declaration, or an
+  /// error line inside it): the summary may miss work.
+  bool bodyErrors = false;
+  /// Inside a for/while/do loop, a value variable (not an integer or pointer: indices and
+  /// strides do not count) declared outside that loop is updated from itself
+  /// (`acc += x[i]`, `s = s + v`, `m = fmaxf(m, v)`, `sdata[tid] += sdata[tid + s]`); an
+  /// element indexed by the loop's own induction variable (`out[i] += b[i]` in a
+  /// grid-stride loop) is element-wise work, not an accumulation.
+  bool loopAccumulate = false;
+  /// Such an update adds a product of two memory reads at different indices
+  /// (`acc += A[row * K + k] * B[k * N + col]`, `acc = fmaf(As[ty][k], Bs[k][tx], acc)`,
+  /// reads through locals initialised from them): a hand-written GEMM/convolution loop.
+  /// A product at the same index (`s += x[i] * x[i]`, `d += a[i] * b[i]`) is a reduction.
+  bool loopProduct = false;
+  bool atomics = false;      ///< atomicAdd/atomicMax/atomicCAS/... (also atomic_ref fetch_*)
+  bool barrier = false;      ///< __syncthreads*, __syncwarp, cooperative-groups sync
+  bool shuffle = false;      ///< __shfl_*_sync, __reduce_*_sync, cooperative-groups shfl/reduce
+  bool sharedMemory = false; ///< declares a __shared__ variable (static or extern)
+  /// Computes on values: arithmetic or comparisons on floating-point / vector / class /
+  /// dependent types, or a math intrinsic returning one (`expf`, `__hmul`, `fmaxf`).
+  /// Integer index arithmetic and plain loads/stores do not count.
+  bool compute = false;
+};
+
 struct CxxFunction {
   std::string name;          ///< unqualified ("gemm_kernel")
   std::string qualifiedName; ///< "ns::gemm_kernel"; call-graph node name
@@ -42,6 +71,7 @@ struct CxxFunction {
   std::vector<std::string> parameterTypes; ///< as written ("const half *", "torch::Tensor")
   int source = -1;
   LineRange lines;           ///< the whole declaration or definition
+  DeviceWork work;           ///< device definitions only: what the body itself does
 
   bool isKernel() const { return kind == FunctionKind::Global; }
   bool onDevice() const { return kind != FunctionKind::Host; }

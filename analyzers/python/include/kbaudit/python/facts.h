@@ -155,6 +155,14 @@ enum class ConditionTag {
   Attribute,     ///< reads a self attribute (cached state)
 };
 
+/// One arm of an if/elif/else chain.
+struct BranchArm {
+  std::string kind; ///< "if", "elif", "else"
+  LineRange test;   ///< the arm's test; {0,0} for else
+  LineRange body;   ///< the arm's block, first to last statement (for a one-line `if c: stmt`, the test's own line)
+  LineRange lines;  ///< the whole arm, from its keyword to the end of its block
+};
+
 struct Branch {
   std::string kind;      ///< "if", "elif", "while", "conditional", "assert", "match"
   std::string condition; ///< source text of the test
@@ -164,6 +172,22 @@ struct Branch {
   std::string function;
   LineRange lines;       ///< the test itself
   LineRange body;        ///< the whole statement including branches
+  /// For "if": every arm of the chain (if, each elif, else). For "elif": the arms from this
+  /// elif on (itself, later elifs, else). Empty for the other kinds.
+  std::vector<BranchArm> arms;
+};
+
+/// A `return` statement, attributed to its enclosing def.
+struct Return {
+  Expr value; ///< ExprKind::None with empty text for a bare `return`
+  std::string function;
+  LineRange lines;
+};
+
+/// A `raise` statement (bare or not), attributed to its enclosing def.
+struct Raise {
+  std::string function;
+  LineRange lines;
 };
 
 /// Identity and pointer comparisons anywhere (`is`, `id(x) ==`, `.data_ptr() ==`, `._version`).
@@ -217,6 +241,8 @@ struct PythonFacts {
   std::vector<Class> classes;
   std::vector<SelfAccess> selfAccesses;
   std::vector<Branch> branches;
+  std::vector<Return> returns;
+  std::vector<Raise> raises;
   std::vector<IdentityCheck> identityChecks;
   std::vector<TryHandler> tryHandlers;
   std::vector<NameRef> nameRefs;
