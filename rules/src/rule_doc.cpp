@@ -29,6 +29,11 @@ std::string renderRuleDoc(const RuleMeta &m) {
     needs += (needs.empty() ? "" : ", ") + n;
   out += "| needs | " + (needs.empty() ? std::string("python") : needs) + " |\n\n";
   section(out, "What it flags", m.summary);
+  // Proof of harm: what a decisive finding claims and what it takes to claim it.
+  section(out, "Consequence", "The harm a decisive finding establishes: " + m.consequence);
+  section(out, "Decisive when",
+          m.decisiveWhen + "\n\nAnything less is reported at low confidence, for review; runtime "
+                           "evidence that answers the rule's question confirms or clears it.");
   section(out, "Why it matters", m.rationale);
   section(out, "What it means for the score", m.implication);
   section(out, "Message", "`" + m.message + "`");

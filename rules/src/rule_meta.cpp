@@ -74,6 +74,8 @@ RuleMeta parseRuleMeta(std::string_view yaml) {
   m.message = trimmed(required(root, "message"));
   m.summary = trimmed(required(root, "summary"));
   m.implication = trimmed(required(root, "implication"));
+  m.consequence = trimmed(required(root, "consequence"));
+  m.decisiveWhen = trimmed(required(root, "decisive_when"));
   m.rationale = trimmed(required(root, "rationale"));
   m.references = list(root, "references");
   m.needs = list(root, "needs");

@@ -66,15 +66,45 @@ TEST(RuleCatalogue, CommittedDocPagesAreGenerated) {
   }
 }
 
+TEST(RuleCatalogue, EveryRuleStatesItsProofOfHarm) {
+  // A decisive finding needs the rule's consequence established (docs/adding-a-rule.md,
+  // "Proof of harm"); the YAML states that consequence and what establishes it.
+  for (const RuleMeta &m : catalogue()) {
+    EXPECT_FALSE(m.consequence.empty()) << m.id << " has no consequence";
+    EXPECT_FALSE(m.decisiveWhen.empty()) << m.id << " has no decisive_when";
+    EXPECT_EQ(m.consequence.find('\n'), std::string::npos) << m.id << ": the consequence is one sentence";
+    EXPECT_TRUE(!m.consequence.empty() && m.consequence.back() == '.') << m.id << ": the consequence is one sentence";
+    EXPECT_NE(m.consequence, m.decisiveWhen) << m.id;
+    const std::string page = renderRuleDoc(m);
+    EXPECT_NE(page.find("## Consequence\n"), std::string::npos) << m.id;
+    EXPECT_NE(page.find(m.consequence), std::string::npos) << m.id << ": the page omits the consequence";
+    EXPECT_NE(page.find("## Decisive when\n"), std::string::npos) << m.id;
+    EXPECT_NE(page.find(m.decisiveWhen), std::string::npos) << m.id << ": the page omits decisive_when";
+  }
+}
+
 TEST(RuleCatalogue, MetadataParserRejectsIncompleteRules) {
+  const std::string harm = "consequence: c.\ndecisive_when: d\n";
   EXPECT_THROW(parseRuleMeta("id: X001\nname: x\n"), std::runtime_error);
   EXPECT_THROW(parseRuleMeta("id: PREC9\nname: x\ncategory: WRAP\nverdict: review\nconfidence: low\n"
-                             "message: m\nsummary: s\nimplication: i\nrationale: r\n"),
+                             "message: m\nsummary: s\nimplication: i\nrationale: r\n" + harm),
                std::runtime_error);
-  const RuleMeta m = parseRuleMeta("id: WRAP9\nname: x\ncategory: WRAP\nverdict: rubric_leak\n"
-                                   "confidence: low\nmessage: m {a}\nsummary: s\nimplication: i\nrationale: r\n");
+  const std::string complete = "id: WRAP9\nname: x\ncategory: WRAP\nverdict: rubric_leak\n"
+                               "confidence: low\nmessage: m {a}\nsummary: s\nimplication: i\nrationale: r\n";
+  const RuleMeta m = parseRuleMeta(complete + harm);
   EXPECT_EQ(m.verdict, VerdictClass::RubricLeak);
   EXPECT_EQ(m.confidence, Confidence::Low);
+  EXPECT_EQ(m.consequence, "c.");
+  EXPECT_EQ(m.decisiveWhen, "d");
+  // Proof of harm is required: a rule without a consequence (or an empty one) is rejected.
+  EXPECT_THROW(parseRuleMeta(complete + "decisive_when: d\n"), std::runtime_error);
+  EXPECT_THROW(parseRuleMeta(complete + "consequence: \"\"\ndecisive_when: d\n"), std::runtime_error);
+  EXPECT_THROW(parseRuleMeta(complete + "consequence: c.\n"), std::runtime_error);
+  try {
+    parseRuleMeta(complete + "decisive_when: d\n");
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("consequence"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RuleEngine, SelectionByIdAndCategoryPrefix) {

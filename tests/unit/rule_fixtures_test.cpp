@@ -78,7 +78,11 @@ class RuleFixture : public ::testing::TestWithParam<Fixture> {};
 TEST_P(RuleFixture, FindingsMatchMarkers) {
   const Fixture &fx = GetParam();
   const std::string text = kbaudit::test::readFile(fx.path);
-  const std::set<unsigned> expected = markedLines(text, fx.rule);
+  // `# decisive: ID` is an expect marker whose finding must be decisive (medium or high): the
+  // fixture shows the harm the rule's YAML claims, so it must not slip to review.
+  const std::set<unsigned> decisive = markedLines(text, fx.rule, "decisive");
+  std::set<unsigned> expected = markedLines(text, fx.rule);
+  expected.insert(decisive.begin(), decisive.end());
   // `# review: ID` marks a line that must get a low-confidence finding only (listed for
   // review, verdict unchanged); good fixtures may carry these.
   const std::set<unsigned> review = markedLines(text, fx.rule, "review");
@@ -96,7 +100,11 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
       rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
 
   std::set<unsigned> covered;
+  std::set<unsigned> coveredDecisively;
   for (const rules::Finding &f : results.findings) {
+    for (unsigned line : decisive)
+      if (f.lines.contains(line) && f.confidence != rules::Confidence::Low)
+        coveredDecisively.insert(line);
     ASSERT_EQ(f.rule, fx.rule);
     bool hit = false;
     for (unsigned line : review)
@@ -119,6 +127,10 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   for (unsigned line : review)
     EXPECT_TRUE(covered.count(line)) << fx.path.filename() << ": line " << line << " has no review finding of "
                                      << fx.rule;
+  for (unsigned line : decisive)
+    EXPECT_TRUE(coveredDecisively.count(line))
+        << fx.path.filename() << ": line " << line << " is marked decisive but " << fx.rule
+        << " reports it for review only (or not at all)";
 }
 
 // Python reads CRLF and lone CR as newlines: a hacking fixture re-line-ended either way gets

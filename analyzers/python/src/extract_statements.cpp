@@ -7,6 +7,8 @@
 
 #include <llvm/ADT/STLExtras.h>
 
+#include <set>
+
 namespace kbaudit::py {
 
 using ts::K;
@@ -100,6 +102,41 @@ std::string parameterName(TSNode p, llvm::StringRef src) {
 }
 } // namespace
 
+namespace {
+
+// Identifiers a body mentions as values: the object of an attribute but not its name, the
+// value of a keyword argument but not its keyword. Deep nesting stops the walk and makes the
+// result opaque rather than silently short.
+void collectReads(TSNode n, llvm::StringRef src, std::set<std::string> &out, bool &opaque, unsigned depth) {
+  if (ts::isNull(n))
+    return;
+  if (depth > 256) {
+    opaque = true;
+    return;
+  }
+  switch (ts::kind(n)) {
+  case K::Identifier: {
+    const llvm::StringRef name = ts::text(n, src);
+    if (name == "locals" || name == "vars" || name == "eval" || name == "exec")
+      opaque = true;
+    out.insert(name.str());
+    return;
+  }
+  case K::Attribute:
+    collectReads(ts::field(n, ts::F::Object), src, out, opaque, depth + 1);
+    return;
+  case K::KeywordArgument:
+    collectReads(ts::field(n, ts::F::Value), src, out, opaque, depth + 1);
+    return;
+  default:
+    break;
+  }
+  for (TSNode c : ts::namedChildren(n))
+    collectReads(c, src, out, opaque, depth + 1);
+}
+
+} // namespace
+
 void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f,
                             unsigned depth) {
   int s = table_.scopeFor(def, -1);
@@ -114,11 +151,21 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
   TSNode params = ts::field(def, ts::F::Parameters);
   for (TSNode p : ts::namedChildren(params)) {
     std::string name = parameterName(p, src_);
-    if (!name.empty())
-      fn.params.push_back(std::move(name));
+    if (name.empty())
+      continue;
+    if (ts::kind(p) == K::DefaultParameter || ts::kind(p) == K::TypedDefaultParameter)
+      fn.defaultedParams.push_back(name);
+    fn.params.push_back(std::move(name));
   }
   fn.decorators = std::move(decorators);
   fn.lines = ts::lines(outer);
+  {
+    std::set<std::string> reads;
+    bool opaque = false;
+    collectReads(ts::field(def, ts::F::Body), src_, reads, opaque, 0);
+    fn.reads.assign(reads.begin(), reads.end());
+    fn.opaqueReads = opaque;
+  }
   out_.functions.push_back(std::move(fn));
 
   parameters(params, f, depth);

@@ -44,7 +44,7 @@ public:
   virtual void run(const CheckContext &ctx, FindingSink &sink) const = 0;
 };
 
-/// One instance of every implemented check (rules/checks/registry.cpp).
+/// One instance of every implemented check (rules/src/registry.cpp).
 std::vector<std::unique_ptr<Check>> makeAllChecks();
 
 } // namespace kbaudit::rules

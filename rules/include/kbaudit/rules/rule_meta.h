@@ -34,6 +34,12 @@ struct RuleMeta {
   std::string summary;
   /// What the finding means for how the score should be read.
   std::string implication;
+  /// Proof of harm: the one harm the rule claims, stated so facts or runtime evidence can
+  /// establish it ("forward can return a value computed for other input contents").
+  std::string consequence;
+  /// What the facts must establish for a medium/high (decisive) finding; anything less is
+  /// reported at low confidence, for review.
+  std::string decisiveWhen;
   std::string rationale;
   std::vector<std::string> references;
   std::vector<std::string> needs; ///< python, cxx, triton, problem, runtime

@@ -120,8 +120,17 @@ struct Function {
   std::string qualname;  ///< "ModelNew.forward", "outer.inner"
   std::string className; ///< enclosing class, "" for free functions
   std::vector<std::string> params;
+  /// The parameters declared with a default value (`device=None`): optional inputs.
+  std::vector<std::string> defaultedParams;
   std::vector<Decorator> decorators;
   LineRange lines;       ///< whole def including decorators
+  /// Every identifier the body mentions as a value (sorted, unique), nested defs and lambdas
+  /// included; attribute names and keyword-argument names are not values. A parameter missing
+  /// here is never read: the function's result cannot depend on it.
+  std::vector<std::string> reads;
+  /// The body calls locals(), vars(), eval or exec (or nests too deep): what it reads is not
+  /// visible in `reads`.
+  bool opaqueReads = false;
 };
 
 struct Class {

@@ -1,0 +1,48 @@
+#pragma once
+
+// Small readings of Python source text and dotted names that many checks need: the rules
+// compare callee names, qualnames and line text as strings, and every copy of these helpers
+// must agree (a name test that differs between two rules would make them disagree on the
+// same line), so they live here once.
+
+#include "kbaudit/source/line_range.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kbaudit::semantic::pytext {
+
+bool startsWith(std::string_view s, std::string_view prefix);
+bool endsWith(std::string_view s, std::string_view suffix);
+
+/// "max" of "torch.Tensor.max"; the whole text when there is no dot.
+std::string_view lastSegment(std::string_view dotted);
+/// "Class" of "Class.method", "" for a free function (a qualname's first segment).
+std::string classOf(std::string_view qualname);
+
+/// "line 12" / "lines 12-14", as findings quote a range.
+std::string lineText(const LineRange &r);
+
+/// `s` without leading and trailing white space (std::isspace).
+std::string_view trim(std::string_view s);
+
+/// A character of a Python identifier (letter, digit or underscore; ASCII).
+bool isIdentChar(char c);
+
+/// `name` occurs in `text` as a whole identifier that is not an attribute of something
+/// else (`x` in `x + 1`, not in `self.x` or `xs`); never for an empty name.
+bool mentionsName(std::string_view text, std::string_view name);
+
+/// Where `name` next occurs in `text`, at or after `from`, as a whole C identifier: no letter,
+/// digit or underscore on either side, but `x` in `self.x` or `p->x` counts (unlike
+/// mentionsName). npos when it does not occur, and always for an empty name.
+/// Why: C++ host text and `self.attr` receivers have no attribute rule to honour, and every
+/// whole-word test of such text must agree on where a word ends.
+std::size_t findIdentifier(std::string_view text, std::string_view name, std::size_t from = 0);
+
+/// `name` occurs in `text` as a whole C identifier (findIdentifier finds it).
+/// Why: the yes/no form the stream and handle tests of the timing rules ask.
+bool mentionsIdentifier(std::string_view text, std::string_view name);
+
+} // namespace kbaudit::semantic::pytext

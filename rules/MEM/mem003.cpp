@@ -1,0 +1,264 @@
+// MEM003 output-aliases-input: the entry point returns one of its inputs (or a view of one),
+// or writes its result into an input in place, where the reference returns fresh memory.
+
+#include "all_checks.h"
+#include "mem_python.h"
+#include "semantic_names.h"
+
+#include "kbaudit/semantic/cxx_body_scan.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace kbaudit::rules {
+namespace {
+
+namespace cxxbody = semantic::cxxbody;
+
+bool isViewMethodName(std::string_view m) {
+  for (std::string_view v : {"view", "reshape", "view_as", "flatten", "unflatten", "squeeze", "unsqueeze", "transpose",
+                             "permute", "t", "expand", "expand_as", "narrow", "select", "contiguous", "detach",
+                             "as_strided", "movedim", "swapaxes", "T", "mT", "H", "mH", "data", "diagonal"})
+    if (m == v)
+      return true;
+  return false;
+}
+
+/// In-place tensor methods that do not change values or are bookkeeping.
+bool isBookkeeping(std::string_view m) {
+  for (std::string_view v : {"requires_grad_", "share_memory_", "record_stream", "retain_grad", "pin_memory_",
+                             "set_name_", "rename_", "resize_", "untyped_storage"})
+    if (m == v)
+      return true;
+  return false;
+}
+
+/// Where the bracket group `text` starts with (`open` at text[0]) closes; npos when it does
+/// not close on this text. Subscripts and call arguments are skipped this way.
+std::size_t closingBracket(std::string_view text, char open, char close) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == open ? 1 : text[i] == close ? -1 : 0;
+    if (depth == 0)
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+/// `x`, `x.view(...)`, `x[..., :n]`, `x.t()`: the item is `param` or a view of it.
+bool aliasOf(std::string_view item, std::string_view param) {
+  item = pytext::trim(item);
+  if (item.substr(0, param.size()) != param)
+    return false;
+  std::string_view rest = item.substr(param.size());
+  while (!rest.empty()) {
+    if (rest.front() == '[') {
+      const std::size_t i = closingBracket(rest, '[', ']');
+      if (i == std::string_view::npos)
+        return false;
+      rest = rest.substr(i + 1);
+      continue;
+    }
+    if (rest.front() != '.')
+      return false;
+    std::size_t n = 1;
+    while (n < rest.size() && pytext::isIdentChar(rest[n]))
+      ++n;
+    if (!isViewMethodName(rest.substr(1, n - 1)))
+      return false;
+    rest = rest.substr(n);
+    if (!rest.empty() && rest.front() == '(') {
+      const std::size_t i = closingBracket(rest, '(', ')');
+      if (i == std::string_view::npos)
+        return false;
+      rest = rest.substr(i + 1);
+    }
+  }
+  return true;
+}
+
+/// Parameter positions the reference's entry point itself returns or updates in place
+/// (decode steps hand their state back): the contract, not a hack.
+std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *problem) {
+  std::set<std::size_t> out;
+  if (!problem || !problem->reference.found)
+    return out;
+  const problems::ReferenceSummary &ref = problem->reference;
+  const py::Function *entry = ref.facts.findFunction(ref.entry);
+  if (!entry)
+    return out;
+  const std::vector<std::string> params = mem::inputParams(*entry);
+  for (const mem::Statement &r : mem::returns(ref.facts, *entry))
+    for (const std::string &item : mem::returnedItems(r.text))
+      for (std::size_t i = 0; i < params.size(); ++i)
+        if (aliasOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
+          out.insert(i);
+  return out;
+}
+
+class Mem003 final : public Check {
+public:
+  std::string_view id() const override { return "MEM003"; }
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    if (ctx.problem && ctx.problem->reference.inPlace)
+      return;
+    const std::set<std::size_t> owned = referenceOwnedInputs(ctx.problem);
+    for (const std::string &entry : f.kernels.entryPoints)
+      if (const py::Function *fn = f.python.findFunction(entry))
+        checkEntry(ctx, *fn, owned, sink);
+    checkExtensions(ctx, owned, sink);
+  }
+
+private:
+  struct Write {
+    LineRange lines;
+    std::string how;
+  };
+
+  /// Where `fn` writes input `p`: in-place methods, slice assignments, kernels and extension
+  /// functions handed the input.
+  static std::vector<Write> writesOf(const Facts &f, const py::Function &fn, const std::string &p) {
+    std::vector<Write> out;
+    std::set<unsigned> extensionLines;
+    for (const embed::ExtensionCall &c : f.embedded.calls)
+      if (c.function == fn.qualname)
+        extensionLines.insert(c.lines.begin);
+    for (const py::Call &c : f.python.calls) {
+      if (c.function != fn.qualname)
+        continue;
+      const std::string head = c.receiver.substr(0, c.receiver.find_first_of(".["));
+      if (head == p && c.method.size() > 1 && c.method.back() == '_' && c.method.rfind("__", 0) != 0 &&
+          !isBookkeeping(c.method)) {
+        out.push_back({c.lines, "`" + c.callee + "(...)` writes it in place"});
+        continue;
+      }
+      const bool launch = !c.launchedKernel.empty() || extensionLines.count(c.lines.begin);
+      if (!launch)
+        continue;
+      for (const py::Argument &a : c.args)
+        if ((a.value.kind == py::ExprKind::Name && a.value.text == p) || (a.keyword == "out" && pytext::mentionsName(a.value.text, p))) {
+          out.push_back({c.lines, "it is handed to `" + (c.launchedKernel.empty() ? c.callee : c.launchedKernel) + "`"});
+          break;
+        }
+    }
+    for (const py::Assignment &a : f.python.assignments)
+      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Subscript &&
+          a.target.rfind(p + "[", 0) == 0 &&
+          (a.target.find(':') != std::string::npos || a.target.find("...") != std::string::npos))
+        out.push_back({a.lines, "`" + a.target + " = ...` writes it in place"});
+    return out;
+  }
+
+  static void checkEntry(const CheckContext &ctx, const py::Function &fn, const std::set<std::size_t> &owned,
+                         FindingSink &sink) {
+    const Facts &f = ctx.facts;
+    const std::vector<std::string> params = mem::inputParams(fn);
+    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
+    std::set<std::size_t> reported;
+    for (const mem::Statement &r : rets) {
+      for (const std::string &item : mem::returnedItems(r.text)) {
+        for (std::size_t i = 0; i < params.size(); ++i) {
+          const std::string &p = params[i];
+          if (owned.count(i) || reported.count(i) || !aliasOf(item, p) ||
+              mem::reboundBefore(f.python, fn, p, r.lines.begin))
+            continue;
+          reported.insert(i);
+          const std::vector<Write> writes = writesOf(f, fn, p);
+          const std::string form = pytext::trim(item) == p ? "returns its input `" + p + "`"
+                                                        : "returns `" + std::string(pytext::trim(item)) + "`, a view of its input `" + p + "`";
+          if (writes.empty()) {
+            sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
+                        "no write into the input is visible; the output shares the input's storage",
+                        Confidence::Low);
+            continue;
+          }
+          sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", writes.front().how}},
+                      "the result is written into the caller's input tensor (line " +
+                          std::to_string(writes.front().lines.begin) + ") and handed back as the output",
+                      ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+        }
+      }
+    }
+    // Results written into an input that is not returned: the caller's data changes under it.
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (owned.count(i) || reported.count(i) || mem::reboundBefore(f.python, fn, params[i]))
+        continue;
+      for (const Write &w : writesOf(f, fn, params[i])) {
+        if (w.how.find("in place") == std::string::npos)
+          continue; // a kernel argument is usually read, not written
+        sink.report(w.lines, {{"function", fn.qualname}, {"what", "overwrites its input `" + params[i] + "`"}, {"how", w.how}},
+                    "the caller's input changes, so repeated timed calls no longer see the original data",
+                    ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+        break;
+      }
+    }
+  }
+
+  /// Exported extension functions returning their own tensor argument (`return x;`), where the
+  /// entry point passes one of its inputs in that position and returns the result.
+  static void checkExtensions(const CheckContext &ctx, const std::set<std::size_t> &owned, FindingSink &sink) {
+    const Facts &f = ctx.facts;
+    for (const cxx::ExportedFunction &e : f.cxx.exports) {
+      const cxx::CxxFunction *fn = nullptr;
+      for (const cxx::CxxFunction &c : f.cxx.functions)
+        if (c.definition && c.qualifiedName == e.target)
+          fn = &c;
+      if (!fn || !fn->lines.valid() || fn->source < 0 || static_cast<std::size_t>(fn->source) >= f.embedded.sources.size() ||
+          f.embedded.sources[fn->source].file != "solution.py" || fn->lines.end > f.source.lineCount())
+        continue;
+      const std::string text = f.source.lines(fn->lines.begin, fn->lines.end);
+      const std::optional<cxxbody::Definition> def = cxxbody::splitDefinition(text);
+      if (!def)
+        continue;
+      const std::vector<std::string> params = cxxbody::parameterNames(def->signature);
+      for (const cxxbody::ReturnedIdentifier &r : cxxbody::returnedIdentifiers(def->body)) {
+        const auto pos = std::find(params.begin(), params.end(), r.name);
+        if (pos == params.end())
+          continue;
+        const std::string input = inputPassedAt(f, e.name, static_cast<unsigned>(pos - params.begin()), owned);
+        if (input.empty())
+          continue;
+        const unsigned line = fn->lines.begin + def->bodyLine + r.line;
+        sink.report({line, line},
+                    {{"function", fn->qualifiedName}, {"what", "returns its tensor argument `" + r.name + "`"},
+                     {"how", "forward passes its input `" + input + "` there and returns the result"}},
+                    "the extension hands back the caller's input tensor as the output",
+                    ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+        break;
+      }
+    }
+  }
+
+  /// The entry point's input passed as argument `index` of a returned call to extension
+  /// function `exported` ("" when none).
+  static std::string inputPassedAt(const Facts &f, const std::string &exported, unsigned index,
+                                   const std::set<std::size_t> &owned) {
+    for (const std::string &entry : f.kernels.entryPoints) {
+      const py::Function *fn = f.python.findFunction(entry);
+      if (!fn)
+        continue;
+      const std::vector<std::string> params = mem::inputParams(*fn);
+      const std::vector<mem::Statement> rets = mem::returns(f.python, *fn);
+      for (const py::Call &c : f.python.calls) {
+        if (c.function != entry || c.method != exported)
+          continue;
+        const bool returned = std::any_of(rets.begin(), rets.end(), [&](const mem::Statement &r) { return r.lines.contains(c.lines.begin); });
+        const py::Argument *arg = c.positionalArg(index);
+        if (!returned || !arg || arg->value.kind != py::ExprKind::Name)
+          continue;
+        for (std::size_t i = 0; i < params.size(); ++i)
+          if (params[i] == arg->value.text && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
+            return params[i];
+      }
+    }
+    return {};
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeMem003() { return std::make_unique<Mem003>(); }
+
+} // namespace kbaudit::rules

@@ -1,0 +1,106 @@
+// MEM004 sampled-content-cache: a cache of results or derived data is revalidated by
+// comparing only a few elements (or a cheap checksum) of the input against stored state.
+
+#include "all_checks.h"
+#include "mem_python.h"
+#include "semantic_names.h"
+
+#include "kbaudit/semantic/python_expr_scan.h"
+
+#include <map>
+
+namespace kbaudit::rules {
+namespace {
+
+namespace pyexpr = semantic::pyexpr;
+
+class Mem004 final : public Check {
+public:
+  std::string_view id() const override { return "MEM004"; }
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    const std::set<std::string> reach = mem::reachableFunctions(f);
+    for (const py::Branch &b : f.python.branches) {
+      if (!reach.count(b.function) || (b.kind != "if" && b.kind != "elif"))
+        continue;
+      if (const py::Function *fn = f.python.findFunction(b.function))
+        checkBranch(f, *fn, b, sink);
+    }
+  }
+
+private:
+  /// Locals holding a sample or checksum of an input (`probe = x[0, :16].clone()`).
+  static std::map<std::string, std::string> sampleLocals(const Facts &f, const py::Function &fn,
+                                                         const std::set<std::string> &params, bool checksum) {
+    std::map<std::string, std::string> out;
+    for (const py::Assignment &a : f.python.assignments) {
+      if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name)
+        continue;
+      const std::string s = checksum ? pyexpr::wholeTensorReduction(a.value.text, params)
+                                     : pyexpr::constantIndexSample(a.value.text, params);
+      if (!s.empty())
+        out[a.target] = s;
+    }
+    return out;
+  }
+
+  /// The branch guards a cache: a hit returns stored state, or a miss refills `self`.
+  static bool guardsCache(const Facts &f, const py::Function &fn, const py::Branch &b) {
+    const mem::BranchBlocks blocks = mem::blocksOf(b);
+    for (const mem::Statement &r : mem::returns(f.python, fn))
+      if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && mem::isStoredState(r.text, f.python))
+        return true;
+    for (const py::Assignment &a : f.python.assignments)
+      if (a.function == fn.qualname && (mem::within(a.lines, blocks.body) || mem::within(a.lines, blocks.orelse)) &&
+          (a.kind == py::Assignment::TargetKind::SelfAttribute || a.target.rfind("self.", 0) == 0))
+        return true;
+    return false;
+  }
+
+  static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
+    if (!mem::isStoredState(b.condition, f.python))
+      return;
+    // Inputs as the caller passed them: a sample of a sample is still a sample.
+    std::set<std::string> inputs = mem::inputNames(f.python, fn);
+    if (inputs.empty())
+      return;
+    std::string sample = pyexpr::constantIndexSample(b.condition, inputs);
+    for (const auto &[name, s] : sampleLocals(f, fn, inputs, false))
+      if (sample.empty() && pytext::mentionsName(b.condition, name))
+        sample = s;
+    if (!sample.empty()) {
+      if (guardsCache(f, fn, b))
+        sink.report(b.lines, {{"sample", sample}, {"function", fn.qualname}},
+                    "the rest of the input is never compared, so an input that differs outside the sample reuses the cache");
+      return;
+    }
+    // A full-tensor checksum reads every element but collides easily: listed for review.
+    std::string checksum;
+    for (const mem::Comparison &c : mem::comparisons(b.condition)) {
+      if (c.op != "==" && c.op != "!=")
+        continue;
+      for (const std::string *side : {&c.left, &c.right}) {
+        const std::string &other = side == &c.left ? c.right : c.left;
+        if (!mem::isStoredState(other, f.python))
+          continue;
+        std::string s = pyexpr::wholeTensorReduction(*side, inputs);
+        for (const auto &[name, v] : sampleLocals(f, fn, inputs, true))
+          if (s.empty() && pytext::mentionsName(*side, name))
+            s = v;
+        if (!s.empty())
+          checksum = s;
+      }
+    }
+    if (!checksum.empty() && guardsCache(f, fn, b))
+      sink.report(b.lines, {{"sample", checksum}, {"function", fn.qualname}},
+                  "a single reduction stands for the contents; different inputs with the same checksum reuse the cache",
+                  Confidence::Low);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeMem004() { return std::make_unique<Mem004>(); }
+
+} // namespace kbaudit::rules

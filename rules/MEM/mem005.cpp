@@ -1,0 +1,138 @@
+// MEM005 l2-persistence-gaming: the solution reserves persisting L2 or installs an access
+// policy window (or resets persisting lines), from extension code or from Python.
+
+#include "all_checks.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace kbaudit::rules {
+namespace {
+
+/// API names and constants that set, pin or reset persisting L2 (not the ones that read its size).
+constexpr std::array<std::string_view, 8> kPersistNames = {
+    "cudaLimitPersistingL2CacheSize", "cudaStreamAttributeAccessPolicyWindow", "cudaAccessPropertyPersisting",
+    "cudaCtxResetPersistingL2Cache",  "CU_LIMIT_PERSISTING_L2_CACHE_SIZE",      "CU_ACCESS_PROPERTY_PERSISTING",
+    "cuCtxResetPersistingL2Cache",    "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"};
+
+std::string_view persistName(std::string_view text, bool pythonSpellings = false) {
+  // Reading the limits (to size a tile or a window) does not change the cache.
+  for (std::string_view read : {"MaxPersisting", "MAX_PERSISTING", "persistingL2CacheMaxSize", "MaxWindowSize",
+                                "MaxAccessPolicyWindow", "GetLimit", "GetAttribute"})
+    if (text.find(read) != std::string_view::npos)
+      return {};
+  for (std::string_view n : kPersistNames)
+    if (text.find(n) != std::string_view::npos)
+      return n;
+  // Python spellings (cuda-python enums, ctypes constants): `cudaLimit.cudaLimitPersistingL2CacheSize`,
+  // `accessPolicyWindow.hitProp`.
+  if (!pythonSpellings)
+    return {};
+  for (std::string_view n : {"PersistingL2CacheSize", "AccessPolicyWindow", "accessPolicyWindow", "ResetPersistingL2Cache"})
+    if (text.find(n) != std::string_view::npos)
+      return n;
+  return {};
+}
+
+std::string effectOf(std::string_view name) {
+  if (name.find("Reset") != std::string_view::npos)
+    return "resets persisting L2 lines";
+  if (name.find("Limit") != std::string_view::npos || name.find("LIMIT") != std::string_view::npos ||
+      name.find("CacheSize") != std::string_view::npos)
+    return "reserves a persisting L2 set-aside";
+  return "installs an access-policy window that keeps data resident in L2";
+}
+
+class Mem005 final : public Check {
+public:
+  std::string_view id() const override { return "MEM005"; }
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const Facts &f = ctx.facts;
+    // One finding per solution: the first site, with the others named in the evidence.
+    struct Site {
+      LineRange lines;
+      std::string what;
+      std::string effect;
+    };
+    std::vector<Site> sites;
+    const auto report = [&](LineRange lines, const std::string &what, std::string_view name) {
+      if (lines.valid())
+        sites.push_back({lines, what, effectOf(name)});
+    };
+    for (const cxx::CxxCall &c : f.cxx.calls) {
+      if (c.callee.find("Get") != std::string::npos)
+        continue;
+      std::string_view name = persistName(c.callee);
+      for (const std::string &a : c.arguments)
+        if (name.empty())
+          name = persistName(a);
+      // cudaStreamSetAttribute / cudaDeviceSetLimit with other attributes are not L2 control.
+      if (name.empty() && c.category == cxx::CallCategory::L2 && c.callee.find("Set") != std::string::npos)
+        name = c.callee;
+      // A zero set-aside turns persistence off: the code can run either way, so whether
+      // data stays resident depends on a value only the run knows.
+      if (!name.empty() && name.find("Limit") != std::string_view::npos && !c.arguments.empty() &&
+          (c.arguments.back() == "0" || c.arguments.back() == "0u"))
+        name = "cudaCtxResetPersistingL2Cache";
+      if (!name.empty())
+        report(c.lines, c.spelled + "(...)", name);
+    }
+    for (const cxx::ApiReference &r : f.cxx.references)
+      if (std::string_view n = persistName(r.name); !n.empty())
+        report(r.lines, r.name, n);
+    for (const py::Call &c : f.python.calls) {
+      if (c.method.find("Get") != std::string::npos || c.method.find("get_") == 0)
+        continue;
+      std::string_view name = persistName(c.resolved.empty() ? c.callee : c.resolved, true);
+      for (const py::Argument &a : c.args)
+        if (name.empty())
+          name = persistName(a.value.text, true);
+      if (!name.empty())
+        report(c.lines, c.callee + "(...)", name);
+    }
+    for (const py::Assignment &a : f.python.assignments)
+      // Only the field that makes the window persisting (`hitProp = ...Persisting`), not each field.
+      if (std::string_view n = persistName(a.value.text, true);
+          !n.empty() && (a.value.text.find("Persist") != std::string::npos || a.value.text.find("PERSIST") != std::string::npos))
+        report(a.lines, a.target + " = " + a.value.text, n);
+    if (sites.empty())
+      return;
+    std::sort(sites.begin(), sites.end(), [](const Site &a, const Site &b) { return a.lines.begin < b.lines.begin; });
+    std::set<unsigned> others;
+    for (const Site &s : sites)
+      if (s.lines.begin != sites.front().lines.begin)
+        others.insert(s.lines.begin);
+    std::string evidence = "persisting L2 survives across calls and the harness's L2 flush between timed iterations";
+    if (!others.empty()) {
+      evidence += "; also lines";
+      for (unsigned l : others)
+        evidence += " " + std::to_string(l);
+    }
+    // Proof of harm: data stays resident across timed calls only when a set-aside is reserved
+    // and a window marks data persisting, and nothing resets the persisting lines. A size
+    // query, a window alone (no set-aside to hold it) or a reset is for review.
+    const auto has = [&](std::string_view effect) {
+      return std::any_of(sites.begin(), sites.end(), [&](const Site &s) { return s.effect == effect; });
+    };
+    const bool reserved = has(effectOf("cudaLimitPersistingL2CacheSize"));
+    const bool window = has(effectOf("cudaAccessPropertyPersisting"));
+    const bool reset = has(effectOf("cudaCtxResetPersistingL2Cache"));
+    std::optional<Confidence> confidence = Confidence::Low;
+    if (reserved && window && !reset) {
+      confidence = Confidence::Medium;
+      evidence += "; a set-aside is reserved and a window marks data persisting, and nothing resets it";
+    }
+    sink.report(sites.front().lines, {{"what", sites.front().what}, {"effect", sites.front().effect}}, evidence,
+                confidence);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeMem005() { return std::make_unique<Mem005>(); }
+
+} // namespace kbaudit::rules

@@ -1,0 +1,639 @@
+// PREC001 downcast-below-contract: forward's compute runs in a type narrower than the
+// problem's contract (an fp32 problem multiplied in fp16/bf16/tf32, a bf16 problem in fp8).
+
+#include "all_checks.h"
+#include "prec001_reach.h"
+#include "semantic_names.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace kbaudit::rules {
+namespace {
+
+using precreach::Reach;
+
+unsigned bitsOf(std::string_view dtype) {
+  if (dtype.starts_with("fp6"))
+    return 6; // PTX e3m2 / e2m3: dtypeBits does not know them
+  return problems::dtypeBits(dtype);
+}
+
+bool isFloating(std::string_view dtype) {
+  return dtype.starts_with("fp") || dtype == "bf16" || dtype == "tf32";
+}
+
+// PTX type modifiers of MMA operands, as canonical dtypes.
+std::string ptxDtype(std::string_view t) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kTypes = {{
+      {"f16", "fp16"}, {"f16x2", "fp16"}, {"bf16", "bf16"}, {"tf32", "tf32"},
+      {"e4m3", "fp8e4m3"}, {"e5m2", "fp8e5m2"}, {"e3m2", "fp6e3m2"}, {"e2m3", "fp6e2m3"},
+      {"e2m1", "fp4e2m1"}, {"s8", "int8"}, {"u8", "uint8"}, {"s4", "int4"},
+  }};
+  for (const auto &[ptx, canonical] : kTypes)
+    if (t == ptx)
+      return std::string(canonical);
+  if (t == "u4")
+    return "int4";
+  if (t == "b1")
+    return "int1";
+  return {};
+}
+
+std::string numericDtype(cxx::NumericType t) {
+  switch (t) {
+  case cxx::NumericType::Half:
+  case cxx::NumericType::Half2: return "fp16";
+  case cxx::NumericType::BFloat16:
+  case cxx::NumericType::BFloat162: return "bf16";
+  case cxx::NumericType::Fp8E4M3:
+  case cxx::NumericType::Fp8: return "fp8e4m3";
+  case cxx::NumericType::Fp8E5M2: return "fp8e5m2";
+  case cxx::NumericType::Fp6: return "fp6";
+  case cxx::NumericType::Fp4: return "fp4e2m1";
+  case cxx::NumericType::Tf32: return "tf32";
+  case cxx::NumericType::Int8: return "int8";
+  case cxx::NumericType::Int4: return "int4";
+  }
+  return {};
+}
+
+// cuBLAS / CUDA library constants naming an operand or compute type.
+std::string libraryConstantDtype(std::string_view c) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kConstants = {{
+      {"CUBLAS_COMPUTE_32F_FAST_16F", "fp16"}, {"CUBLAS_COMPUTE_32F_FAST_16BF", "bf16"},
+      {"CUBLAS_COMPUTE_32F_FAST_TF32", "tf32"}, {"CUBLAS_COMPUTE_16F", "fp16"},
+      {"CUBLAS_TF32_TENSOR_OP_MATH", "tf32"},  {"CUBLAS_COMPUTE_32I", "int8"},
+      {"CUDA_R_16F", "fp16"},                  {"CUDA_R_16BF", "bf16"},
+      {"CUDA_R_8F_E4M3", "fp8e4m3"},           {"CUDA_R_8F_E5M2", "fp8e5m2"},
+      {"CUDA_R_8I", "int8"},                   {"CUDA_R_4F_E2M1", "fp4e2m1"},
+  }};
+  for (const auto &[name, canonical] : kConstants)
+    if (c.find(name) != std::string_view::npos)
+      return std::string(canonical);
+  return {};
+}
+
+// ATen dtype constants as C++ spells them (`torch::kHalf`, `at::kBFloat16`).
+std::string atenDtype(std::string_view text) {
+  if (text.find("kHalf") != std::string_view::npos || text.find("kFloat16") != std::string_view::npos)
+    return "fp16";
+  if (text.find("kBFloat16") != std::string_view::npos)
+    return "bf16";
+  if (text.find("Float8_e4m3") != std::string_view::npos)
+    return "fp8e4m3";
+  if (text.find("Float8_e5m2") != std::string_view::npos)
+    return "fp8e5m2";
+  return {};
+}
+
+// Device intrinsics that do arithmetic in half types (packing and moves excluded).
+bool isHalfArithmetic(std::string_view spelling) {
+  for (std::string_view op : {"__hfma", "__hmul", "__hadd", "__hsub", "__hdiv", "__hneg", "__habs", "h2exp",
+                              "hexp", "h2log", "hlog", "h2sqrt", "hsqrt", "h2rsqrt", "hrsqrt", "h2rcp", "hrcp",
+                              "htanh", "h2tanh", "h2sin", "hsin", "h2cos", "hcos"})
+    if (spelling.starts_with(op))
+      return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Python casts
+
+/// The dtype a Python cast call converts to (`x.half()`, `x.to(torch.bfloat16)`,
+/// `x.to(device, dtype=...)`, `x.type(torch.HalfTensor)`), "" when not a cast or unknown.
+std::string pythonCastTarget(const py::PythonFacts &facts, const py::Call &c) {
+  if (c.receiver.empty() || !c.launchedKernel.empty())
+    return {};
+  if (c.method == "half")
+    return "fp16";
+  if (c.method == "bfloat16")
+    return "bf16";
+  if (c.method != "to" && c.method != "type")
+    return {};
+  const auto dtypeOf = [&](const py::Expr &e) -> std::string {
+    if (e.kind != py::ExprKind::Attribute && e.kind != py::ExprKind::Name)
+      return {};
+    std::optional<std::string> text = staticText(facts, e);
+    if (!text)
+      return {};
+    std::string t = *text;
+    if (t.ends_with("Tensor")) // torch.cuda.HalfTensor
+      t.resize(t.size() - 6);
+    return problems::canonicalDtype(t);
+  };
+  if (const py::Argument *kw = c.keywordArg("dtype"))
+    return dtypeOf(kw->value);
+  for (const py::Argument &a : c.args)
+    if (a.keyword.empty())
+      if (std::string d = dtypeOf(a.value); !d.empty())
+        return d;
+  return {};
+}
+
+using pytext::isIdentChar;
+
+/// The root name of a receiver that is the same data as a name (`x`, `self.weight`,
+/// `x.contiguous()`, `w.t()`, `self.lin.weight.data`); "" for computed values such as
+/// `(idx < n)` or `torch.arange(n)`.
+std::string dataRoot(std::string_view r) {
+  static constexpr std::array<std::string_view, 12> kViews = {
+      "contiguous", "t", "detach", "clone", "view", "reshape", "flatten", "transpose", "permute", "cuda", "float", "squeeze"};
+  size_t i = 0;
+  while (i < r.size() && isIdentChar(r[i]))
+    ++i;
+  if (i == 0)
+    return {};
+  const std::string root(r.substr(0, i));
+  while (i < r.size()) {
+    if (r[i] != '.')
+      return {};
+    const size_t start = ++i;
+    while (i < r.size() && isIdentChar(r[i]))
+      ++i;
+    const std::string_view name = r.substr(start, i - start);
+    if (name.empty())
+      return {};
+    if (i < r.size() && r[i] == '(') {
+      bool view = false;
+      for (std::string_view v : kViews)
+        view = view || name == v;
+      if (!view)
+        return {};
+      int depth = 0;
+      for (; i < r.size(); ++i) {
+        depth += r[i] == '(' ? 1 : r[i] == ')' ? -1 : 0;
+        if (depth == 0)
+          break;
+      }
+      if (i == r.size())
+        return {};
+      ++i;
+    }
+  }
+  return root;
+}
+
+std::vector<std::string> identifiers(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < text.size();) {
+    if (!isIdentChar(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < text.size() && isIdentChar(text[i]))
+      ++i;
+    out.emplace_back(text.substr(start, i - start));
+  }
+  return out;
+}
+
+bool isParam(const py::Function &fn, const std::string &name) {
+  for (std::string p : fn.params) {
+    if (const size_t cut = p.find_first_of(":="); cut != std::string::npos)
+      p.resize(cut);
+    while (!p.empty() && (p.front() == '*' || p.front() == ' '))
+      p.erase(p.begin());
+    while (!p.empty() && p.back() == ' ')
+      p.pop_back();
+    if (p == name)
+      return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+
+class Run {
+public:
+  Run(const CheckContext &ctx, FindingSink &sink)
+      : ctx_(ctx), facts_(ctx.facts), sink_(sink), reach_(ctx.facts) {}
+
+  void operator()() {
+    contract_ = ctx_.problem->contractDtype();
+    contractBits_ = bitsOf(contract_);
+    if (contractBits_ == 0) {
+      sink_.skipped("the problem's contract precision is unknown");
+      return;
+    }
+    pythonCasts();
+    autocast();
+    tritonDots();
+    tritonQuantizePasses();
+    splitSources();
+    ptxMma();
+    deviceTypes();
+    libraryTypes();
+    hostCasts();
+  }
+
+private:
+  bool below(const std::string &dtype) const {
+    const unsigned b = bitsOf(dtype);
+    return b != 0 && b < contractBits_;
+  }
+
+  /// `derived`: the narrowed value is computed inside the kernel (a scaled tile, a running
+  /// state), not the problem's input or weight data; a mixed-precision choice for review.
+  void report(LineRange lines, const std::string &site, const std::string &dtype, Reach reach,
+              std::string evidence = {}, bool derived = false) {
+    if (!lines.valid())
+      return;
+    for (unsigned l = lines.begin; l <= lines.end; ++l)
+      if (reported_.count(l))
+        return;
+    for (unsigned l = lines.begin; l <= lines.end; ++l)
+      reported_.insert(l);
+    std::optional<Confidence> confidence;
+    if (derived) {
+      confidence = Confidence::Low;
+      evidence = "the narrowed value is computed in the kernel, not loaded input or weight data";
+    }
+    if (reach != Reach::Reached) {
+      confidence = Confidence::Low;
+      const char *why = reach == Reach::Unreached ? "no static call path from forward reaches it"
+                                                  : "kbaudit cannot see how forward reaches it";
+      evidence = evidence.empty() ? why : evidence + "; " + why;
+    }
+    // Proof of harm: the loss is certain only when the narrow type's rounding alone exceeds
+    // what the problem tolerates. Within the tolerance, a mixed-precision kernel can be
+    // accurate enough; the runtime differential decides, and until then it is for review.
+    if (!confidence) {
+      const std::optional<double> tol = tolerance();
+      const double u = unitRoundoff(dtype);
+      if (!tol || u <= *tol) {
+        confidence = Confidence::Low;
+        const std::string why = tol ? dtype + " rounding (" + shortNumber(u) + ") is within the problem's tolerance (" +
+                                          shortNumber(*tol) + "); the runtime differential decides"
+                                    : "the problem states no tolerance for its " + contract_ +
+                                          " contract; the runtime differential decides";
+        evidence = evidence.empty() ? why : evidence + "; " + why;
+      }
+    }
+    sink_.report(lines, {{"site", site}, {"dtype", dtype}, {"contract", contract_}}, std::move(evidence),
+                 confidence);
+  }
+
+  /// The problem's tolerance for its contract dtype (problem.yaml `tolerance`, keyed by any
+  /// spelling of the dtype); nullopt when it states none.
+  std::optional<double> tolerance() const {
+    for (const auto &[key, value] : ctx_.problem->tolerance)
+      if (problems::canonicalDtype(key) == contract_)
+        return value;
+    return std::nullopt;
+  }
+
+  /// Relative rounding error of one value stored in `dtype` (half an ulp at 1.0); integer and
+  /// sub-byte formats quantize and count as 1.
+  static double unitRoundoff(const std::string &dtype) {
+    if (dtype == "fp16" || dtype == "tf32")
+      return 0x1p-11;
+    if (dtype == "bf16")
+      return 0x1p-8;
+    if (dtype == "fp8e4m3")
+      return 0x1p-4;
+    if (dtype == "fp8e5m2")
+      return 0x1p-3;
+    if (dtype == "fp32")
+      return 0x1p-24;
+    return 1.0;
+  }
+
+  static std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+    return buf;
+  }
+
+  // What the reference itself narrows to is part of the contract's definition.
+  bool referenceUses(const std::string &dtype) const {
+    const problems::ReferenceSummary &ref = ctx_.problem->reference;
+    for (const auto *uses : {&ref.inputDtypes, &ref.weightDtypes})
+      for (const problems::DtypeUse &u : *uses)
+        if (u.dtype == dtype)
+          return true;
+    for (const py::Call &c : ref.facts.calls)
+      if (pythonCastTarget(ref.facts, c) == dtype)
+        return true;
+    return false;
+  }
+
+  Reach pythonReach(const std::string &function) const {
+    if (!reach_.knownEntry())
+      return Reach::Unknown;
+    return reach_.pythonReached(function) ? Reach::Reached : Reach::Unreached;
+  }
+
+  // forward (or a helper, or the constructor) narrowing its inputs or the module's weights.
+  void pythonCasts() {
+    const py::PythonFacts &py = facts_.python;
+    for (const py::Call &c : py.calls) {
+      if (facts_.triton.findKernel(c.function))
+        continue; // Triton kernel casts are read from the Triton facts
+      const Reach reach = pythonReach(c.function);
+      if (reach == Reach::Unreached)
+        continue;
+      const std::string dtype = pythonCastTarget(py, c);
+      if (!isFloating(dtype) || !below(dtype) || referenceUses(dtype))
+        continue;
+      const py::Function *fn = py.findFunction(c.function);
+      const std::string root = dataRoot(c.receiver);
+      if (!fn || root.empty() || (root != "self" && !isParam(*fn, root)))
+        continue; // masks, indices and results computed locally
+      report(c.lines, "`" + c.callee + "` on an input or weight in " + c.function, dtype, reach);
+    }
+  }
+
+  static bool isAutocast(std::string_view resolved) {
+    return resolved == "torch.autocast" || resolved == "torch.amp.autocast" ||
+           resolved == "torch.cuda.amp.autocast" || resolved == "torch.cpu.amp.autocast" ||
+           resolved == "torch.amp.autocast_mode.autocast";
+  }
+
+  // torch.autocast around forward's work: every autocast-eligible op runs in fp16/bf16.
+  void autocast() {
+    const py::PythonFacts &py = facts_.python;
+    std::vector<std::pair<LineRange, std::string>> decorated; // decorator lines -> function
+    for (const py::Function &fn : py.functions)
+      for (const py::Decorator &d : fn.decorators)
+        decorated.emplace_back(d.lines, fn.qualname);
+    for (const py::Call &c : py.calls) {
+      if (!isAutocast(c.resolved))
+        continue;
+      std::string owner = c.function;
+      for (const auto &[lines, fn] : decorated)
+        if (lines.overlaps(c.lines))
+          owner = fn;
+      const Reach reach = pythonReach(owner);
+      if (reach == Reach::Unreached)
+        continue;
+      if (const py::Argument *en = c.keywordArg("enabled"); en && staticTruth(py, en->value) == false)
+        continue;
+      std::string dtype = autocastDtype(c);
+      std::string evidence;
+      if (dtype.empty()) {
+        dtype = "fp16";
+        evidence = "autocast dtype not statically known";
+      }
+      if (!below(dtype) || referenceUses(dtype))
+        continue;
+      report(c.lines, "`" + c.callee + "` around " + owner, dtype, evidence.empty() ? reach : Reach::Unknown,
+             evidence);
+    }
+  }
+
+  std::string autocastDtype(const py::Call &c) const {
+    const py::PythonFacts &py = facts_.python;
+    const py::Argument *dt = c.keywordArg("dtype");
+    if (!dt && c.resolved == "torch.autocast")
+      dt = c.positionalArg(1);
+    if (!dt && c.resolved == "torch.amp.autocast")
+      dt = c.positionalArg(1);
+    if (dt) {
+      const std::optional<std::string> t = staticText(py, dt->value);
+      return t ? problems::canonicalDtype(*t) : std::string();
+    }
+    // Defaults: fp16 on CUDA, bf16 on CPU.
+    if (c.resolved == "torch.cpu.amp.autocast")
+      return "bf16";
+    const py::Argument *dev = c.keywordArg("device_type");
+    if (!dev && (c.resolved == "torch.autocast" || c.resolved == "torch.amp.autocast"))
+      dev = c.positionalArg(0);
+    const std::optional<std::string> d = dev ? staticText(py, dev->value) : std::nullopt;
+    return d && *d == "cpu" ? "bf16" : "fp16";
+  }
+
+  // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
+  // back in: several low-precision products emulating the contract's precision.
+  bool tritonSplit(unsigned kernel) const {
+    const py::PythonFacts &py = facts_.python;
+    const std::string &qual = facts_.triton.kernels[kernel].qualname;
+    std::set<std::string> widened; // names bound to a cast back to fp32
+    for (const triton::Cast &c : facts_.triton.casts)
+      if (c.kernel == kernel && !below(c.target.dtype))
+        for (const py::Assignment &a : py.assignments)
+          if (a.function == qual && a.kind == py::Assignment::TargetKind::Name && a.lines.overlaps(c.lines))
+            widened.insert(a.target);
+    for (const triton::Cast &c : facts_.triton.casts) {
+      if (c.kernel != kernel || !below(c.target.dtype) || c.source.find('-') == std::string::npos)
+        continue;
+      if (c.source.find(".to(") != std::string::npos || c.source.find("cast(") != std::string::npos)
+        return true;
+      for (const std::string &name : identifiers(c.source))
+        if (widened.count(name))
+          return true;
+    }
+    return false;
+  }
+
+  void tritonDots() {
+    const triton::TritonFacts &tf = facts_.triton;
+    for (const triton::Dot &d : tf.dots) {
+      const Reach reach = reach_.tritonKernel(d.kernel);
+      const std::string &kname = tf.kernels[d.kernel].name;
+      if (d.scaled) {
+        for (const triton::DotArg *fmt : {&d.lhsFormat, &d.rhsFormat}) {
+          const std::string dtype = problems::canonicalDtype(fmt->folded);
+          if (below(dtype))
+            report(d.lines, "tl.dot_scaled in " + kname, dtype, reach);
+        }
+        continue;
+      }
+      if (tritonSplit(d.kernel))
+        continue;
+      for (const triton::DotOperand &op : d.operands)
+        if (below(op.dtype))
+          reportOperand(d, op, kname, reach);
+    }
+  }
+
+  void reportOperand(const triton::Dot &d, const triton::DotOperand &op, const std::string &kname, Reach reach) {
+    const std::string site = "tl.dot operand `" + op.text + "` in " + kname;
+    const bool derived = !op.loaded;
+    switch (op.source) {
+    case triton::DtypeSource::KernelCast:
+      report(op.cast ? op.cast->lines : d.lines, site + " (cast in the kernel)", op.dtype, reach, {}, derived);
+      return;
+    case triton::DtypeSource::HostCast:
+      for (const triton::HostCast &h : op.hostCasts)
+        if (below(h.target.dtype))
+          report(h.lines, site + " (cast on the host in " + h.function + ")", op.dtype, reach);
+      return;
+    case triton::DtypeSource::Constructor:
+      report(op.originLines.valid() ? op.originLines : d.lines, site, op.dtype, reach, {}, true);
+      return;
+    default:
+      report(d.lines, site, op.dtype, reach, {}, derived);
+    }
+  }
+
+  // An elementwise kernel that writes forward's inputs or weights out in a narrower type
+  // (a separate quantization pass whose result a later kernel multiplies).
+  void tritonQuantizePasses() {
+    const triton::TritonFacts &tf = facts_.triton;
+    for (const triton::Cast &c : tf.casts) {
+      const triton::Kernel &k = tf.kernels[c.kernel];
+      if (c.bitcast || !k.work.elementwiseOnly || !isFloating(c.target.dtype) || !below(c.target.dtype) ||
+          referenceUses(c.target.dtype))
+        continue;
+      const Reach reach = reach_.tritonKernel(c.kernel);
+      if (reach == Reach::Unreached || !launchedOnData(c.kernel))
+        continue;
+      report(c.lines, "`" + c.source + "` cast in elementwise kernel " + k.name + " (run on forward's inputs or weights)",
+             c.target.dtype, reach);
+    }
+  }
+
+  bool launchedOnData(unsigned kernel) const {
+    const py::PythonFacts &py = facts_.python;
+    for (const triton::Launch &l : facts_.triton.launches) {
+      if (std::find(l.candidates.begin(), l.candidates.end(), kernel) == l.candidates.end() &&
+          l.kernel != kernel)
+        continue;
+      if (reach_.knownEntry() && !reach_.pythonReached(l.function))
+        continue;
+      const py::Function *fn = py.findFunction(l.function);
+      for (const py::Argument &a : l.args) {
+        const std::string root = dataRoot(a.value.text);
+        if (!root.empty() && (root == "self" || (fn && isParam(*fn, root))))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // Sources whose device code computes a rounding residual (`lo = f2h(x - h2f(hi))`):
+  // split-precision emulation, where several narrow MMAs rebuild the wide product.
+  void splitSources() {
+    std::set<std::tuple<int, unsigned, int>> narrowing, widening; // source, line, family
+    const auto family = [](cxx::NumericType t) {
+      return t == cxx::NumericType::Half2 ? static_cast<int>(cxx::NumericType::Half)
+             : t == cxx::NumericType::BFloat162 ? static_cast<int>(cxx::NumericType::BFloat16)
+                                                  : static_cast<int>(t);
+    };
+    for (const cxx::NumericUse &u : facts_.cxx.numericTypes) {
+      if (!u.inDevice || u.kind != cxx::NumericUseKind::Conversion)
+        continue;
+      auto key = std::make_tuple(u.source, u.lines.begin, family(u.type));
+      if (u.direction == cxx::ConversionDirection::Narrowing)
+        narrowing.insert(key);
+      else if (u.direction == cxx::ConversionDirection::Widening)
+        widening.insert(key);
+    }
+    for (const auto &key : narrowing)
+      if (widening.count(key))
+        splitSources_.insert(std::get<0>(key));
+  }
+
+  bool split(int source) const { return splitSources_.count(source) > 0; }
+
+  void ptxMma() {
+    for (const cxx::PtxInstruction &p : facts_.cxx.ptx) {
+      if ((p.opcode != "mma" && p.opcode != "wgmma") || p.types.size() < 2 || split(p.source))
+        continue;
+      // mma: D, A, B, C; wgmma: D, A, B. The accumulators may be wide.
+      const size_t last = p.opcode == "mma" && p.types.size() >= 4 ? p.types.size() - 1 : p.types.size();
+      std::string low;
+      for (size_t i = 1; i < last; ++i)
+        if (std::string d = ptxDtype(p.types[i]); below(d) && (low.empty() || bitsOf(d) < bitsOf(low)))
+          low = d;
+      if (!low.empty())
+        report(p.lines, "PTX `" + p.text + "` in " + p.function, low, reach_.cxxFunction(p.function));
+    }
+  }
+
+  // wmma fragments / CUTLASS element types (template arguments), wmma precision tags and
+  // half-precision arithmetic intrinsics in device code.
+  void deviceTypes() {
+    for (const cxx::NumericUse &u : facts_.cxx.numericTypes) {
+      if (split(u.source))
+        continue;
+      const bool libraryTemplate = u.spelling.starts_with("cutlass::") || u.spelling.starts_with("cute::");
+      const bool fragment = u.inDevice && (u.kind == cxx::NumericUseKind::TemplateArgument ||
+                                           u.kind == cxx::NumericUseKind::Precision);
+      const bool arithmetic =
+          u.inDevice && u.kind == cxx::NumericUseKind::Arithmetic && isHalfArithmetic(u.spelling);
+      const bool templ = libraryTemplate && u.kind == cxx::NumericUseKind::TemplateArgument;
+      if (!fragment && !arithmetic && !templ)
+        continue;
+      const std::string dtype = numericDtype(u.type);
+      if (!below(dtype))
+        continue;
+      const std::string what = arithmetic ? "`" + u.spelling + "` arithmetic" : "`" + u.spelling + "` operand type";
+      report(u.lines, what + " in " + (u.function.empty() ? std::string("namespace scope") : u.function), dtype,
+             reach_.cxxFunction(u.function));
+    }
+  }
+
+  // cuBLAS / cuBLASLt asked for a narrow operand or compute type.
+  void libraryTypes() {
+    for (const cxx::CxxCall &c : facts_.cxx.calls) {
+      if (c.category != cxx::CallCategory::Cublas && c.category != cxx::CallCategory::CublasLt)
+        continue;
+      for (const std::string &arg : c.arguments) {
+        const std::string dtype = libraryConstantDtype(arg);
+        if (!below(dtype))
+          continue;
+        report(c.lines, "`" + c.callee + "` with " + arg + " in " + c.function, dtype,
+               reach_.cxxFunction(c.function));
+        break;
+      }
+    }
+  }
+
+  // `a.to(torch::kHalf)` / `a.half()` in the extension's host code.
+  void hostCasts() {
+    for (const cxx::CxxCall &c : facts_.cxx.calls) {
+      if (c.inDevice)
+        continue;
+      std::string dtype;
+      if (c.callee == "at::Tensor::half")
+        dtype = "fp16";
+      else if (c.callee == "at::Tensor::bfloat16")
+        dtype = "bf16";
+      else if (c.callee == "at::Tensor::to" || c.callee == "at::_to_copy" || c.callee == "at::Tensor::type")
+        for (const std::string &arg : c.arguments)
+          if (dtype.empty())
+            dtype = atenDtype(arg);
+      if (dtype.empty() || !below(dtype) || referenceUses(dtype))
+        continue;
+      report(c.lines, "`" + c.spelled + "` in extension host code " + c.function, dtype,
+             reach_.cxxFunction(c.function));
+    }
+  }
+
+  const CheckContext &ctx_;
+  const Facts &facts_;
+  FindingSink &sink_;
+  precreach::ForwardReach reach_;
+  std::string contract_;
+  unsigned contractBits_ = 0;
+  std::set<unsigned> reported_;
+  std::set<int> splitSources_;
+};
+
+class Prec001 final : public Check {
+public:
+  std::string_view id() const override { return "PREC001"; }
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    if (!ctx.problem)
+      return;
+    Run(ctx, sink)();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makePrec001() { return std::make_unique<Prec001>(); }
+
+} // namespace kbaudit::rules

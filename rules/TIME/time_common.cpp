@@ -1,0 +1,316 @@
+#include "time_common.h"
+
+#include "semantic_names.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace kbaudit::rules::timing {
+
+using pytext::classOf;
+using pytext::lastSegment;
+using pytext::startsWith;
+
+namespace {
+
+constexpr int kMaxDepth = 4;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// torch.* names that configure, query or allocate rather than compute.
+bool isTorchHousekeeping(std::string_view resolved) {
+  for (std::string_view p : {"torch.cuda.", "torch.backends.", "torch.utils.", "torch._", "torch.set_", "torch.get_",
+                             "torch.manual_seed", "torch.compile", "torch.no_grad", "torch.inference_mode",
+                             "torch.enable_grad", "torch.device", "torch.Size", "torch.dtype", "torch.is_",
+                             "torch.library", "torch.distributed", "torch.multiprocessing", "torch.nn.Module",
+                             "torch.nn.Parameter", "torch.nn.init", "torch.jit", "torch.autograd.graph",
+                             "torch.finfo", "torch.iinfo", "torch.version", "torch.ops.load_library"})
+    if (startsWith(resolved, p))
+      return true;
+  const std::string_view last = lastSegment(resolved);
+  for (std::string_view alloc : {"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "from_numpy",
+                                 "frombuffer", "Tensor", "Generator", "Event", "Stream"})
+    if (last == alloc)
+      return true;
+  return false;
+}
+
+// Tensor methods that compute (the receiver's type is not known, so only unambiguous names).
+bool isComputeMethod(std::string_view method) {
+  static constexpr std::array<std::string_view, 20> kMethods = {
+      "matmul", "mm", "bmm", "addmm", "baddbmm", "copy_", "index_copy_", "scatter_", "scatter_add_",
+      "softmax", "log_softmax", "cumsum", "topk", "sort", "einsum", "linear", "conv2d", "replay", "mul_", "add_"};
+  return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
+}
+
+bool isBuildCall(std::string_view resolved) {
+  for (std::string_view s : {"cpp_extension.load", "load_inline", "triton.compile", "ctypes.CDLL", "ctypes.cdll",
+                             "cupy.RawModule", "cupy.RawKernel"})
+    if (resolved.find(s) != std::string_view::npos)
+      return true;
+  return startsWith(resolved, "subprocess.") || resolved == "os.system";
+}
+
+} // namespace
+
+const py::Argument *argument(const py::Call &c, unsigned position, std::string_view keyword) {
+  if (const py::Argument *a = c.positionalArg(position))
+    return a;
+  return c.keywordArg(keyword);
+}
+
+PyIndex::PyIndex(const Facts &facts, const problems::ProblemContext *problem) : facts_(facts) {
+  reached_.insert(facts.kernels.reachableFunctions.begin(), facts.kernels.reachableFunctions.end());
+  entries_ = facts.kernels.entryPoints;
+  for (const py::Function &f : facts.python.functions)
+    functions_.insert(f.qualname);
+  for (const py::Class &c : facts.python.classes)
+    classes_.insert(c.name);
+  for (const triton::Kernel &k : facts.triton.kernels) {
+    tritonKernels_.insert(k.name);
+    tritonKernels_.insert(k.qualname);
+  }
+  for (const py::Call &c : facts.python.calls)
+    calls_[c.function].push_back(&c);
+  for (const embed::ExtensionCall &c : facts.embedded.calls)
+    extensionCallers_.insert(c.function);
+  for (const std::string &entry : facts.kernels.entryPoints)
+    if (const py::Function *f = facts.python.findFunction(entry))
+      for (const std::string &p : f->params)
+        if (p != "self" && !p.empty() && p.front() != '*')
+          inputs_.insert(p);
+  addHarnessEntries(problem);
+  extendReach();
+  collectExports();
+}
+
+void PyIndex::addHarnessEntries(const problems::ProblemContext *problem) {
+  if (!problem || !problem->reference.found)
+    return;
+  for (const py::Function &ref : problem->reference.facts.functions) {
+    if (!ref.className.empty() || ref.qualname != ref.name || ref.name.empty() || ref.name.front() == '_' ||
+        ref.name == "get_inputs" || ref.name == "get_init_inputs")
+      continue;
+    if (functions_.count(ref.name) && std::find(entries_.begin(), entries_.end(), ref.name) == entries_.end()) {
+      entries_.push_back(ref.name);
+      reached_.insert(ref.name);
+    }
+  }
+}
+
+void PyIndex::visit(const std::string &qualname, std::vector<std::string> &queue) {
+  if (!functions_.count(qualname) || !reached_.insert(qualname).second)
+    return;
+  queue.push_back(qualname);
+}
+
+// The inventory's walk does not follow methods called on objects a function builds
+// (`st = _State(...); st.run(x)`) or the harness's module-level entry points; the timing
+// rules need both, since graph replays and stream switches live in such helper classes.
+void PyIndex::extendReach() {
+  std::vector<std::string> queue(reached_.begin(), reached_.end());
+  while (!queue.empty()) {
+    const std::string fn = queue.back();
+    queue.pop_back();
+    const std::string nested = fn + ".";
+    for (auto it = functions_.lower_bound(nested); it != functions_.end() && startsWith(*it, nested); ++it)
+      visit(*it, queue);
+    for (const py::Call *c : callsIn(fn)) {
+      if (std::string callee = resolveCallableText(c->callee, fn); !callee.empty())
+        visit(callee, queue);
+      if (classes_.count(c->resolved))
+        for (const char *m : {".__init__", ".__call__", ".forward"})
+          visit(c->resolved + m, queue);
+      for (const py::Argument &a : c->args)
+        if (std::string cb = resolveCallable(a.value, fn); !cb.empty())
+          visit(cb, queue);
+      if (c->receiver.empty())
+        continue;
+      for (const py::Expr *v : bindings(c->receiver, fn))
+        if (v->kind == py::ExprKind::Call && classes_.count(v->resolved))
+          visit(v->resolved + "." + c->method, queue);
+    }
+  }
+}
+
+void PyIndex::collectExports() {
+  const embed::EmbedFacts &em = facts_.embedded;
+  for (const embed::ExtensionCall &call : em.calls) {
+    if (!reached(call.function))
+      continue;
+    for (std::size_t i = 0; i < facts_.cxx.exports.size(); ++i) {
+      const cxx::ExportedFunction &ex = facts_.cxx.exports[i];
+      if (ex.name != call.exported)
+        continue;
+      const int module = ex.source >= 0 && static_cast<std::size_t>(ex.source) < em.sources.size()
+                             ? em.sources[static_cast<std::size_t>(ex.source)].module
+                             : -1;
+      if (call.module >= 0 && module >= 0 && module != call.module)
+        continue;
+      if (std::find(exports_.begin(), exports_.end(), i) == exports_.end())
+        exports_.push_back(i);
+    }
+  }
+}
+
+const std::vector<const py::Call *> &PyIndex::callsIn(const std::string &qualname) const {
+  static const std::vector<const py::Call *> kNone;
+  const auto it = calls_.find(qualname);
+  return it == calls_.end() ? kNone : it->second;
+}
+
+std::vector<const py::Call *> PyIndex::callsWithin(const std::string &qualname) const {
+  std::vector<const py::Call *> out = callsIn(qualname);
+  const std::string nested = qualname + ".";
+  for (auto it = calls_.lower_bound(nested); it != calls_.end() && startsWith(it->first, nested); ++it)
+    out.insert(out.end(), it->second.begin(), it->second.end());
+  return out;
+}
+
+std::vector<const py::Expr *> PyIndex::bindings(std::string_view text, const std::string &from) const {
+  std::vector<const py::Expr *> out;
+  const bool self = startsWith(text, "self.");
+  const std::string cls = classOf(from);
+  for (const py::Assignment &a : facts_.python.assignments) {
+    if (a.target != text)
+      continue;
+    if (self) {
+      if (a.kind == py::Assignment::TargetKind::SelfAttribute && classOf(a.function) == cls)
+        out.push_back(&a.value);
+    } else if (a.kind == py::Assignment::TargetKind::Name &&
+               (a.function == from || a.function.empty() || startsWith(from, a.function + "."))) {
+      out.push_back(&a.value);
+    }
+  }
+  return out;
+}
+
+bool PyIndex::boundToCall(std::string_view text, const std::string &from,
+                          const std::vector<std::string_view> &callees) const {
+  for (const py::Expr *v : bindings(text, from))
+    if (v->kind == py::ExprKind::Call &&
+        std::find(callees.begin(), callees.end(), std::string_view(v->resolved)) != callees.end())
+      return true;
+  return false;
+}
+
+std::string PyIndex::resolveCallable(const py::Expr &e, const std::string &from) const {
+  if (e.kind == py::ExprKind::Call && (e.resolved == "functools.partial" || e.resolved == "partial")) {
+    // partial(fn, ...): the text's first argument names the function.
+    const auto open = e.text.find('(');
+    const auto end = e.text.find_first_of(",)", open == std::string::npos ? 0 : open);
+    if (open != std::string::npos && end != std::string::npos)
+      return resolveCallableText(trim(std::string_view(e.text).substr(open + 1, end - open - 1)), from);
+    return {};
+  }
+  if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
+    return {};
+  return resolveCallableText(e.text, from);
+}
+
+std::string PyIndex::resolveCallableText(std::string_view raw, const std::string &from) const {
+  const std::string text(trim(raw));
+  if (text.empty())
+    return {};
+  if (startsWith(text, "self.")) {
+    const std::string attr = text.substr(5);
+    const std::string candidate = classOf(from) + "." + attr;
+    if (functions_.count(candidate))
+      return candidate;
+    for (const py::Expr *v : bindings(text, from))
+      if (v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute)
+        if (v->text != text)
+          if (std::string r = resolveCallableText(v->text, from); !r.empty())
+            return r;
+    return {};
+  }
+  // Nested defs first, from the innermost enclosing function outwards.
+  for (std::string scope = from; !scope.empty();) {
+    if (functions_.count(scope + "." + text))
+      return scope + "." + text;
+    const auto dot = scope.rfind('.');
+    scope = dot == std::string::npos ? std::string() : scope.substr(0, dot);
+  }
+  if (functions_.count(text))
+    return text;
+  for (const py::Expr *v : bindings(text, from))
+    if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->text != text)
+      if (functions_.count(v->text))
+        return v->text;
+  return {};
+}
+
+bool PyIndex::doesWork(const std::string &qualname) const {
+  std::set<std::string> seen;
+  return doesWork(qualname, 0, seen);
+}
+
+bool PyIndex::doesWork(const std::string &qualname, int depth, std::set<std::string> &seen) const {
+  if (qualname.empty() || depth > kMaxDepth || !seen.insert(qualname).second)
+    return false;
+  if (tritonKernels_.count(qualname))
+    return true;
+  for (const py::Call *c : callsWithin(qualname)) {
+    if (!c->launchedKernel.empty() || extensionCallers_.count(c->function))
+      return true;
+    if (tritonKernels_.count(c->resolved) || isComputeMethod(c->method))
+      return true;
+    if (startsWith(c->resolved, "torch.") && !isTorchHousekeeping(c->resolved))
+      return true;
+    const std::string callee = resolveCallableText(c->callee, c->function);
+    if (!callee.empty() && doesWork(callee, depth + 1, seen))
+      return true;
+  }
+  return false;
+}
+
+bool PyIndex::onlyBuilds(const std::string &qualname) const {
+  if (qualname.empty() || doesWork(qualname))
+    return false;
+  std::set<std::string> seen;
+  return builds(qualname, 0, seen);
+}
+
+bool PyIndex::builds(const std::string &qualname, int depth, std::set<std::string> &seen) const {
+  if (qualname.empty() || depth > kMaxDepth || !seen.insert(qualname).second)
+    return false;
+  for (const py::Call *c : callsWithin(qualname)) {
+    if (isBuildCall(c->resolved))
+      return true;
+    const std::string callee = resolveCallableText(c->callee, c->function);
+    if (!callee.empty() && builds(callee, depth + 1, seen))
+      return true;
+  }
+  return false;
+}
+
+bool isCallerStream(const PyIndex &index, const py::Expr &e, const std::string &from) {
+  if (e.kind == py::ExprKind::None || e.text == "None")
+    return true;
+  for (std::string_view s : {"current_stream", "default_stream", "getCurrentCUDAStream"})
+    if (e.text.find(s) != std::string::npos)
+      return true;
+  if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
+    return false;
+  return index.boundToCall(e.text, from,
+                           {"torch.cuda.current_stream", "torch.cuda.default_stream",
+                            "torch.cuda.streams.current_stream", "torch.current_stream"});
+}
+
+void TimingCheck::run(const CheckContext &ctx, FindingSink &sink) const {
+  const PyIndex index(ctx.facts, ctx.problem);
+  if (!index.knownEntry()) {
+    sink.skipped("no forward method found");
+    return;
+  }
+  check(ctx, index, sink);
+}
+
+} // namespace kbaudit::rules::timing
