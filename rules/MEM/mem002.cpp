@@ -5,9 +5,7 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
-#include "kbaudit/semantic/cxx_body_scan.h"
-
-#include <optional>
+#include "kbaudit/semantic/host_function_body.h"
 
 namespace kbaudit::rules {
 namespace {
@@ -200,24 +198,10 @@ private:
 
   /// Host functions of embedded C++ that return an at::empty result nothing else mentions.
   static void checkExtensions(const Facts &f, FindingSink &sink) {
-    for (const cxx::CxxFunction &fn : f.cxx.functions) {
-      if (!fn.definition || fn.onDevice() || !fn.lines.valid() || fn.source < 0 ||
-          static_cast<std::size_t>(fn.source) >= f.embedded.sources.size() ||
-          f.embedded.sources[fn.source].file != "solution.py" || fn.lines.end > f.source.lineCount())
-        continue;
-      const std::string body = f.source.lines(fn.lines.begin, fn.lines.end);
-      for (const cxxbody::TensorAllocation &alloc : cxxbody::emptyAllocations(body)) {
-        // Not a simple local (no `;`, or the name was in use before), or written after all.
-        const std::optional<cxxbody::LocalUses> uses = cxxbody::usesAfterDeclaration(body, alloc);
-        if (!uses || uses->returnLines == 0 || uses->otherMentions > 0 ||
-            cxxbody::macroMentions(f.embedded.sources[fn.source].text, alloc.name))
-          continue;
-        const unsigned line = fn.lines.begin + alloc.line;
-        sink.report({line, line}, {{"buffer", alloc.name}, {"alloc", alloc.allocator}, {"path", "on every path"}},
-                    "extension function " + fn.qualifiedName + " returns `" + alloc.name +
-                        "` without passing it to a kernel or writing it");
-      }
-    }
+    for (const cxxbody::UnwrittenEmptyReturn &r : cxxbody::unwrittenEmptyReturns(f))
+      sink.report({r.line, r.line}, {{"buffer", r.name}, {"alloc", r.allocator}, {"path", "on every path"}},
+                  "extension function " + r.function + " returns `" + r.name +
+                      "` without passing it to a kernel or writing it");
   }
 };
 

@@ -5,7 +5,8 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
-#include "kbaudit/semantic/cxx_body_scan.h"
+#include "kbaudit/semantic/host_function_body.h"
+#include "kbaudit/semantic/python_expr_scan.h"
 
 #include <algorithm>
 #include <optional>
@@ -14,15 +15,7 @@ namespace kbaudit::rules {
 namespace {
 
 namespace cxxbody = semantic::cxxbody;
-
-bool isViewMethodName(std::string_view m) {
-  for (std::string_view v : {"view", "reshape", "view_as", "flatten", "unflatten", "squeeze", "unsqueeze", "transpose",
-                             "permute", "t", "expand", "expand_as", "narrow", "select", "contiguous", "detach",
-                             "as_strided", "movedim", "swapaxes", "T", "mT", "H", "mH", "data", "diagonal"})
-    if (m == v)
-      return true;
-  return false;
-}
+namespace pyexpr = semantic::pyexpr;
 
 /// In-place tensor methods that do not change values or are bookkeeping.
 bool isBookkeeping(std::string_view m) {
@@ -31,50 +24,6 @@ bool isBookkeeping(std::string_view m) {
     if (m == v)
       return true;
   return false;
-}
-
-/// Where the bracket group `text` starts with (`open` at text[0]) closes; npos when it does
-/// not close on this text. Subscripts and call arguments are skipped this way.
-std::size_t closingBracket(std::string_view text, char open, char close) {
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    depth += text[i] == open ? 1 : text[i] == close ? -1 : 0;
-    if (depth == 0)
-      return i;
-  }
-  return std::string_view::npos;
-}
-
-/// `x`, `x.view(...)`, `x[..., :n]`, `x.t()`: the item is `param` or a view of it.
-bool aliasOf(std::string_view item, std::string_view param) {
-  item = pytext::trim(item);
-  if (item.substr(0, param.size()) != param)
-    return false;
-  std::string_view rest = item.substr(param.size());
-  while (!rest.empty()) {
-    if (rest.front() == '[') {
-      const std::size_t i = closingBracket(rest, '[', ']');
-      if (i == std::string_view::npos)
-        return false;
-      rest = rest.substr(i + 1);
-      continue;
-    }
-    if (rest.front() != '.')
-      return false;
-    std::size_t n = 1;
-    while (n < rest.size() && pytext::isIdentChar(rest[n]))
-      ++n;
-    if (!isViewMethodName(rest.substr(1, n - 1)))
-      return false;
-    rest = rest.substr(n);
-    if (!rest.empty() && rest.front() == '(') {
-      const std::size_t i = closingBracket(rest, '(', ')');
-      if (i == std::string_view::npos)
-        return false;
-      rest = rest.substr(i + 1);
-    }
-  }
-  return true;
 }
 
 /// Parameter positions the reference's entry point itself returns or updates in place
@@ -91,7 +40,7 @@ std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *probl
   for (const mem::Statement &r : mem::returns(ref.facts, *entry))
     for (const std::string &item : mem::returnedItems(r.text))
       for (std::size_t i = 0; i < params.size(); ++i)
-        if (aliasOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
+        if (pyexpr::isViewOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
           out.insert(i);
   return out;
 }
@@ -161,7 +110,7 @@ private:
       for (const std::string &item : mem::returnedItems(r.text)) {
         for (std::size_t i = 0; i < params.size(); ++i) {
           const std::string &p = params[i];
-          if (owned.count(i) || reported.count(i) || !aliasOf(item, p) ||
+          if (owned.count(i) || reported.count(i) || !pyexpr::isViewOf(item, p) ||
               mem::reboundBefore(f.python, fn, p, r.lines.begin))
             continue;
           reported.insert(i);
@@ -205,23 +154,13 @@ private:
       for (const cxx::CxxFunction &c : f.cxx.functions)
         if (c.definition && c.qualifiedName == e.target)
           fn = &c;
-      if (!fn || !fn->lines.valid() || fn->source < 0 || static_cast<std::size_t>(fn->source) >= f.embedded.sources.size() ||
-          f.embedded.sources[fn->source].file != "solution.py" || fn->lines.end > f.source.lineCount())
+      if (!fn)
         continue;
-      const std::string text = f.source.lines(fn->lines.begin, fn->lines.end);
-      const std::optional<cxxbody::Definition> def = cxxbody::splitDefinition(text);
-      if (!def)
-        continue;
-      const std::vector<std::string> params = cxxbody::parameterNames(def->signature);
-      for (const cxxbody::ReturnedIdentifier &r : cxxbody::returnedIdentifiers(def->body)) {
-        const auto pos = std::find(params.begin(), params.end(), r.name);
-        if (pos == params.end())
-          continue;
-        const std::string input = inputPassedAt(f, e.name, static_cast<unsigned>(pos - params.begin()), owned);
+      for (const cxxbody::ReturnedParameter &r : cxxbody::returnedParameters(f, *fn)) {
+        const std::string input = inputPassedAt(f, e.name, r.position, owned);
         if (input.empty())
           continue;
-        const unsigned line = fn->lines.begin + def->bodyLine + r.line;
-        sink.report({line, line},
+        sink.report({r.line, r.line},
                     {{"function", fn->qualifiedName}, {"what", "returns its tensor argument `" + r.name + "`"},
                      {"how", "forward passes its input `" + input + "` there and returns the result"}},
                     "the extension hands back the caller's input tensor as the output",

@@ -8,6 +8,7 @@
 #include "forward_entry.h"
 
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/semantic/int4_unpack.h"
 
 #include <algorithm>
 #include <set>
@@ -182,14 +183,6 @@ void sortByLine(std::vector<Widening> &v) {
   std::stable_sort(v.begin(), v.end(), [](const Widening &a, const Widening &b) { return a.lines.begin < b.lines.begin; });
 }
 
-bool mentionsUnpack(std::string_view text) {
-  for (std::string_view op : {">> 4", ">>4", "& 0xF", "&0xF", "& 0xf", "&0xf", "& 15", "bitwise_and", "bitwise_right_shift",
-                              "lop3", "prmt"})
-    if (text.find(op) != std::string_view::npos)
-      return true;
-  return false;
-}
-
 } // namespace
 
 BypassEvidence fp8Evidence(const Facts &f) {
@@ -207,9 +200,7 @@ BypassEvidence int4Evidence(const Facts &f) {
   BypassEvidence ev;
   // In-kernel unpacking: shifts and masks inside an authored kernel's own lines.
   for (const kernels::Kernel &k : f.kernels.kernels) {
-    if (!k.lines.valid())
-      continue;
-    if (mentionsUnpack(f.source.lines(k.lines.begin, k.lines.end))) {
+    if (semantic::kernelMentionsUnpack(f, k)) {
       add(ev.lowPrecisionCompute, k.lines, "int4", "", "kernel " + k.name + " unpacks int4 values");
       break;
     }
@@ -218,7 +209,7 @@ BypassEvidence int4Evidence(const Facts &f) {
   // 16-bit float and stores the result on self, so later calls skip the unpack.
   std::set<std::string> unpacking, casting;
   for (const py::Assignment &a : f.python.assignments)
-    if (mentionsUnpack(a.value.text))
+    if (semantic::mentionsUnpack(a.value.text))
       unpacking.insert(a.function);
   for (const py::Call &c : f.python.calls) {
     std::string target;

@@ -2,27 +2,23 @@
 
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/python_expr_scan.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 
 namespace kbaudit::rules::timing {
 
 using pytext::classOf;
 using pytext::lastSegment;
 using pytext::startsWith;
+namespace pyexpr = semantic::pyexpr;
 
 namespace {
 
 constexpr int kMaxDepth = 4;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // torch.* names that configure, query or allocate rather than compute.
 bool isTorchHousekeeping(std::string_view resolved) {
@@ -204,10 +200,8 @@ bool PyIndex::boundToCall(std::string_view text, const std::string &from,
 std::string PyIndex::resolveCallable(const py::Expr &e, const std::string &from) const {
   if (e.kind == py::ExprKind::Call && (e.resolved == "functools.partial" || e.resolved == "partial")) {
     // partial(fn, ...): the text's first argument names the function.
-    const auto open = e.text.find('(');
-    const auto end = e.text.find_first_of(",)", open == std::string::npos ? 0 : open);
-    if (open != std::string::npos && end != std::string::npos)
-      return resolveCallableText(trim(std::string_view(e.text).substr(open + 1, end - open - 1)), from);
+    if (const std::optional<std::string_view> fn = pyexpr::firstCallArgument(e.text))
+      return resolveCallableText(*fn, from);
     return {};
   }
   if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
@@ -216,7 +210,7 @@ std::string PyIndex::resolveCallable(const py::Expr &e, const std::string &from)
 }
 
 std::string PyIndex::resolveCallableText(std::string_view raw, const std::string &from) const {
-  const std::string text(trim(raw));
+  const std::string text(pyexpr::trimLayout(raw));
   if (text.empty())
     return {};
   if (startsWith(text, "self.")) {

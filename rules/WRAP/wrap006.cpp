@@ -5,6 +5,8 @@
 #include "all_checks.h"
 #include "wrap006_libraries.h"
 
+#include "kbaudit/semantic/license_header.h"
+
 #include <algorithm>
 #include <set>
 #include <string_view>
@@ -22,11 +24,6 @@ bool listed(std::span<const std::string_view> list, std::string_view name) {
 
 bool listed(std::span<const std::string> list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
-}
-
-// A line of a license header: a copyright or SPDX statement, in a comment or a string.
-bool licenseLine(std::string_view line) {
-  return contains(line, "Copyright") || contains(line, "SPDX-") || contains(line, "(c)") || contains(line, "(C)");
 }
 
 // A definition in the solution: Python def/class, or a C++ function with a body.
@@ -77,25 +74,13 @@ std::vector<Definition> definitions(const Facts &f) {
   return out;
 }
 
-// Comments are not facts, so license headers are read from the text itself: a line counts
-// only when it states a copyright (or SPDX tag) and names the library's authors.
-void scanLicense(const SourceFile &src, const LibrarySignature &lib, Evidence &ev) {
-  if (lib.licenseMarks.empty())
-    return;
-  for (unsigned n = 1; n <= src.lineCount(); ++n) {
-    std::string_view line = src.line(n);
-    if (!licenseLine(line))
-      continue;
-    for (std::string_view mark : lib.licenseMarks)
-      if (contains(line, mark)) {
-        ev.licenseLines.push_back({n, n});
-        if (ev.licenseText.empty()) {
-          std::size_t start = line.find_first_not_of(" \t#/*\"'");
-          ev.licenseText = std::string(line.substr(start == std::string_view::npos ? 0 : start, 120));
-        }
-        break;
-      }
-  }
+// Comments are not facts: the semantic layer reads the license lines that name the
+// library's authors.
+void scanLicense(const Facts &f, const LibrarySignature &lib, Evidence &ev) {
+  const semantic::LicenseHeader header = semantic::licenseHeader(f, lib.licenseMarks);
+  for (unsigned n : header.lines)
+    ev.licenseLines.push_back({n, n});
+  ev.licenseText = header.firstText;
 }
 
 void scanPhrases(const Facts &f, const LibrarySignature &lib, Evidence &ev) {
@@ -160,7 +145,7 @@ public:
     const std::vector<Definition> defs = definitions(f);
     for (const LibrarySignature &lib : wrap006::kLibraries) {
       Evidence ev;
-      scanLicense(f.source, lib, ev);
+      scanLicense(f, lib, ev);
       scanPhrases(f, lib, ev);
       scanDefinitions(defs, lib, ev);
       report(ctx, lib, ev, sink);

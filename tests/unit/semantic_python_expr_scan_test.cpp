@@ -1,11 +1,14 @@
 // The semantic layer's readings of Python expression text (kbaudit/semantic/python_expr_scan.h):
 // a constant-index sample of an input and a whole-tensor reduction (MEM004), and a literal
-// result table keyed by shape tuples (RUB007), on plain strings.
+// result table keyed by shape tuples (RUB007), whether a returned item is a view of a
+// parameter (MEM003), and a call's first argument (the timing rules' `partial(fn, ...)`), on
+// plain strings.
 
 #include "kbaudit/semantic/python_expr_scan.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -133,6 +136,53 @@ TEST(SemanticPyExpr, NotAShapeKeyedTable) {
 TEST(SemanticPyExpr, ShapeKeyAfterAnyCommaCounts) {
   // The key test reads text, not structure: a tuple after a comma in a list also matches.
   EXPECT_TRUE(pyexpr::shapeKeyedLiteralTable("[1, (2, 3): torch.tensor(x)]"));
+}
+
+// ---- views of a parameter ----
+
+TEST(SemanticPyExpr, ViewsOfAParameter) {
+  for (const char *item : {"x", " x ", "x.view(-1)", "x[..., :n]", "x.t()", "x.T", "x.contiguous().view(b, -1)",
+                           "x[0].detach()", "x.reshape(f(a), (b))", "x.data"})
+    EXPECT_TRUE(pyexpr::isViewOf(item, "x")) << item;
+}
+
+TEST(SemanticPyExpr, NotViewsOfAParameter) {
+  for (const char *item : {"y", "xs", "x + 1", "x.clone()", "x.float()", "x.view(-1) * 2", "x[0", "x.view(-1",
+                           "f(x)", "self.x", "", "x()"})
+    EXPECT_FALSE(pyexpr::isViewOf(item, "x")) << item;
+}
+
+TEST(SemanticPyExpr, EmptyParameterIsAPrefixOfAnything) {
+  // The comparison is a prefix test: an empty parameter name matches a bare view chain.
+  EXPECT_TRUE(pyexpr::isViewOf("", ""));
+  EXPECT_TRUE(pyexpr::isViewOf("[0]", ""));
+  EXPECT_FALSE(pyexpr::isViewOf("x", ""));
+}
+
+// ---- layout trim and a call's first argument ----
+
+TEST(SemanticPyExpr, TrimLayoutStripsSpacesTabsNewlines) {
+  EXPECT_EQ(pyexpr::trimLayout(" \t\n fn \n\t"), "fn");
+  EXPECT_EQ(pyexpr::trimLayout("a b"), "a b");
+  EXPECT_EQ(pyexpr::trimLayout(""), "");
+  EXPECT_EQ(pyexpr::trimLayout(" \n"), "");
+  // Only layout characters: a form feed or vertical tab stays.
+  EXPECT_EQ(pyexpr::trimLayout("\ffn\v"), "\ffn\v");
+}
+
+TEST(SemanticPyExpr, FirstCallArgument) {
+  EXPECT_EQ(pyexpr::firstCallArgument("functools.partial(fn, 2)"), "fn");
+  EXPECT_EQ(pyexpr::firstCallArgument("partial(\n    self._run,\n    x)"), "self._run");
+  EXPECT_EQ(pyexpr::firstCallArgument("partial(fn)"), "fn");
+  EXPECT_EQ(pyexpr::firstCallArgument("partial()"), "");
+  // Nested parentheses are not followed.
+  EXPECT_EQ(pyexpr::firstCallArgument("partial(f(x), 1)"), "f(x");
+}
+
+TEST(SemanticPyExpr, NoFirstCallArgument) {
+  EXPECT_EQ(pyexpr::firstCallArgument("partial"), std::nullopt);
+  EXPECT_EQ(pyexpr::firstCallArgument("partial(fn"), std::nullopt);
+  EXPECT_EQ(pyexpr::firstCallArgument(""), std::nullopt);
 }
 
 } // namespace

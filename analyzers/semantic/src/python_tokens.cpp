@@ -1,0 +1,202 @@
+#include "kbaudit/semantic/python_tokens.h"
+
+#include "kbaudit/semantic/python_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace kbaudit::semantic::pytokens {
+
+namespace {
+
+using pytext::isIdentChar;
+
+bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Length of the string literal starting at `i` (prefix letters already consumed by the caller).
+std::size_t stringLength(std::string_view s, std::size_t i) {
+  char q = s[i];
+  bool triple = s.substr(i, 3) == std::string(3, q);
+  std::size_t j = i + (triple ? 3 : 1);
+  while (j < s.size()) {
+    if (s[j] == '\\') {
+      j += 2;
+      continue;
+    }
+    if (triple ? s.substr(j, 3) == std::string(3, q) : s[j] == q)
+      return j + (triple ? 3 : 1) - i;
+    if (!triple && s[j] == '\n')
+      return j - i;
+    ++j;
+  }
+  return s.size() - i;
+}
+
+bool isString(const std::string &t) {
+  return !t.empty() && (t.front() == '"' || t.front() == '\'' || t.back() == '"' || t.back() == '\'');
+}
+
+// Byte offset where 1-indexed line `n` starts; npos past the end.
+std::size_t lineStart(std::string_view text, unsigned n) {
+  std::size_t pos = 0;
+  for (unsigned k = 1; k < n; ++k) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos)
+      return pos;
+    ++pos;
+  }
+  return pos;
+}
+
+std::string_view linesOf(std::string_view text, LineRange r) {
+  std::size_t start = lineStart(text, r.begin);
+  if (!r.valid() || start == std::string_view::npos)
+    return {};
+  std::size_t end = lineStart(text, r.end + 1);
+  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+bool keyword(std::string_view t) {
+  static constexpr std::string_view kWords[] = {
+      "False", "None", "True",      "and",      "as",      "assert", "break",      "class",  "continue", "def",
+      "del",   "elif", "else",      "except",   "finally", "for",    "from",       "global", "if",       "import",
+      "in",    "is",   "lambda",    "nonlocal", "not",     "or",     "pass",       "raise",  "return",   "try",
+      "while", "with", "yield",     "range",    "len",     "float",  "int",        "min",    "max",      "sum",
+      "abs",   "zip",  "enumerate", "list",     "tuple",   "dict",   "isinstance", "print",  "super"};
+  return std::find(std::begin(kWords), std::end(kWords), t) != std::end(kWords);
+}
+
+} // namespace
+
+Tokens tokenize(std::string_view s) {
+  static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
+  static constexpr std::string_view kOps2[] = {
+      "**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ">>", "<<", ":="};
+  Tokens out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '#') {
+      while (i < s.size() && s[i] != '\n')
+        ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
+      ++i;
+      continue;
+    }
+    if (identStart(c)) {
+      std::size_t j = i;
+      while (j < s.size() && isIdentChar(s[j]))
+        ++j;
+      // String prefixes (r"", f"", b"", rb"").
+      if (j < s.size() && (s[j] == '"' || s[j] == '\'') && j - i <= 2) {
+        std::size_t len = stringLength(s, j);
+        out.emplace_back(s.substr(j, len));
+        i = j + len;
+        continue;
+      }
+      out.emplace_back(s.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      std::size_t j = i;
+      while (j < s.size() && (isIdentChar(s[j]) || s[j] == '.'))
+        ++j;
+      out.emplace_back(s.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      std::size_t len = stringLength(s, i);
+      out.emplace_back(s.substr(i, len));
+      i += len;
+      continue;
+    }
+    std::size_t len = 1;
+    for (std::string_view op : kOps3)
+      if (s.substr(i, 3) == op)
+        len = 3;
+    if (len == 1)
+      for (std::string_view op : kOps2)
+        if (s.substr(i, 2) == op)
+          len = 2;
+    out.emplace_back(s.substr(i, len));
+    i += len;
+  }
+  // Drop `self .` so `self.k` and `k` compare equal.
+  Tokens kept;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (out[k] == "self" && k + 1 < out.size() && out[k + 1] == ".") {
+      ++k;
+      continue;
+    }
+    kept.push_back(std::move(out[k]));
+  }
+  return kept;
+}
+
+// The body of a def: tokens after the header's ':' (decorators and signature are the
+// harness's contract, equal in every solution), without a leading docstring.
+Tokens bodyTokens(std::string_view defText) {
+  Tokens all = tokenize(defText);
+  auto def = std::find(all.begin(), all.end(), "def");
+  if (def == all.end())
+    return {};
+  int depth = 0;
+  auto it = def;
+  for (; it != all.end(); ++it) {
+    if (*it == "(" || *it == "[" || *it == "{")
+      ++depth;
+    else if (*it == ")" || *it == "]" || *it == "}")
+      --depth;
+    else if (*it == ":" && depth == 0)
+      break;
+  }
+  if (it == all.end())
+    return {};
+  ++it;
+  if (it != all.end() && isString(*it))
+    ++it;
+  return Tokens(it, all.end());
+}
+
+// Local names (parameters, variables, helper names) are the copier's to rename, so they
+// become "ID"; what a rename cannot change stays: keywords, modules, attribute and method
+// names, keyword-argument names, literals and operators.
+Tokens maskLocals(Tokens t, const py::PythonFacts &facts) {
+  std::set<std::string> modules;
+  for (const py::Import &i : facts.imports)
+    modules.insert(i.boundName);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].empty() || !identStart(t[i][0]) || keyword(t[i]) || modules.count(t[i]))
+      continue;
+    bool attribute = i > 0 && t[i - 1] == ".";
+    bool kwarg = i > 0 && i + 1 < t.size() && t[i + 1] == "=" && (t[i - 1] == "(" || t[i - 1] == ",");
+    if (!attribute && !kwarg)
+      t[i] = "ID";
+  }
+  return t;
+}
+
+Tokens functionTokens(std::string_view text, const py::PythonFacts &facts, const std::vector<const py::Function *> &fns) {
+  Tokens out;
+  for (const py::Function *fn : fns) {
+    Tokens t = bodyTokens(linesOf(text, fn->lines));
+    out.insert(out.end(), t.begin(), t.end());
+  }
+  return maskLocals(std::move(out), facts);
+}
+
+Tokens functionTokens(const Facts &f, const std::vector<const py::Function *> &fns) {
+  return functionTokens(f.source.text(), f.python, fns);
+}
+
+Tokens functionTokens(const problems::ReferenceSummary &ref, const std::vector<const py::Function *> &fns) {
+  return functionTokens(ref.source, ref.facts, fns);
+}
+
+} // namespace kbaudit::semantic::pytokens
