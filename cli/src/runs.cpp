@@ -209,6 +209,8 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     if (!fs::is_directory(problemPath, ec) && !(problemOption == "problem" && fs::is_regular_file(problemPath, ec)))
       return fail("--" + problemOption + " " + problemPath.string() + " is not a directory");
     (problemOption == "problem" ? options.problemDir : options.problemsRoot) = problemPath;
+    if (problemOption != "problem")
+      options.knownProblems = problems::listProblemNames(problemPath);
   }
 
   fs::path baseline = config.baseline;
@@ -289,9 +291,9 @@ std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const st
 
 namespace {
 
-annotations::RunInfo runInfo(const RunTarget &run) {
+annotations::RunInfo runInfo(const RunTarget &run, const AuditOptions &options) {
   annotations::RunInfo info;
-  info.id = annotations::RunId::parse(run.id);
+  info.id = annotations::RunId::parse(run.id, options.knownProblems);
   if (!info.id.valid)
     info.id.text = run.id;
   return info;
@@ -308,7 +310,7 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
 }
 
 annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why) {
-  annotations::Annotation a = annotations::unauditable(runInfo(run), "analysis-failed", why, version());
+  annotations::Annotation a = annotations::unauditable(runInfo(run, options), "analysis-failed", why, version());
   a.kbaudit.selection = options.selectionInfo;
   return a;
 }
@@ -316,7 +318,7 @@ annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions 
 namespace {
 
 annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options) {
-  annotations::RunInfo info = runInfo(run);
+  annotations::RunInfo info = runInfo(run, options);
   const RunMeta meta = readMeta(run.dir);
   if (info.id.problem.empty())
     info.id.problem = meta.problem;

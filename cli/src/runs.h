@@ -49,6 +49,8 @@ struct AuditOptions {
   rules::Selection selection;
   /// Root of problem definitions (`<bench>/<gpu>/<problem>/` or flat); empty: none.
   std::filesystem::path problemsRoot;
+  /// Problem names under problemsRoot (problems::listProblemNames), to split run ids on.
+  std::vector<std::string> knownProblems;
   /// One problem directory for every run (check --problem); overrides problemsRoot.
   std::filesystem::path problemDir;
   /// Run the sandboxed runtime probes too (`--runtime`); they need the run's problem.

@@ -108,6 +108,26 @@ public:
         lenient = true;
       }
     }
+    // The grader itself loads leniently (KernelBench modules): reference state the solution
+    // never registers is dropped without a word, so the solution runs on its own initial
+    // values for it. That is the harm, whether the state was renamed or left out.
+    if (!lenient && ctx.problem && ctx.problem->lenientStateLoad) {
+      const std::vector<std::string> missing = missingState(ctx);
+      const py::Class *cls = modelClass(ctx.facts);
+      if (!missing.empty() && cls && !inheritsState(*cls)) {
+        std::string names;
+        for (size_t i = 0; i < missing.size() && i < 4; ++i)
+          names += (i ? ", " : "") + ("'" + missing[i] + "'");
+        sink.report({cls->lines.begin, cls->lines.begin},
+                    {{"how", "never registers the reference's state " + names +
+                                 ", which the grader's load_state_dict(strict=False) then drops silently"}},
+                    "the problem's grader loads the reference's state leniently; the solution computes with its own "
+                    "initial values for that state (identity norms, zero running statistics) instead of the "
+                    "reference's",
+                    Confidence::Medium);
+        return;
+      }
+    }
     // Renamed state without a lenient load fails a strict harness loudly; it is worth a
     // look (the harness may load leniently) but is no evidence of gaming by itself.
     if (!lenient && !renamed.empty())
@@ -123,6 +143,28 @@ private:
                 renamed.empty() ? std::nullopt : std::optional<Confidence>(Confidence::High));
   }
 
+  /// The reference's parameter/buffer/submodule names the solution never registers.
+  static std::vector<std::string> missingState(const CheckContext &ctx) {
+    std::vector<std::string> missing;
+    if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->reference.modelClass.empty())
+      return missing;
+    const problems::ReferenceSummary &ref = ctx.problem->reference;
+    const std::set<std::string> have = solutionNames(ctx.facts.python);
+    for (const std::string &n : stateNames(ref.facts, ref.modelClass + ".__init__"))
+      if (!have.count(n))
+        missing.push_back(n);
+    return missing;
+  }
+
+  /// A model class deriving from something other than nn.Module (the reference's Model, a
+  /// base class of the file) may get its state from there.
+  static bool inheritsState(const py::Class &cls) {
+    for (const std::string &b : cls.bases)
+      if (b != "torch.nn.Module" && b != "nn.Module" && b != "Module")
+        return true;
+    return false;
+  }
+
   /// The reference's parameter/buffer names the solution never registers, when the
   /// solution does register state of its own ("" when none, or no problem is known).
   static std::string renamedState(const CheckContext &ctx) {
@@ -130,13 +172,7 @@ private:
       return "";
     const problems::ReferenceSummary &ref = ctx.problem->reference;
     const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
-    if (wanted.empty())
-      return "";
-    const std::set<std::string> have = solutionNames(ctx.facts.python);
-    std::vector<std::string> missing;
-    for (const std::string &n : wanted)
-      if (!have.count(n))
-        missing.push_back(n);
+    const std::vector<std::string> missing = missingState(ctx);
     if (missing.empty())
       return "";
     // A rename, not a reference that grew a buffer since the run: the solution's model

@@ -167,6 +167,32 @@ class Model(torch.nn.Module):
   EXPECT_EQ(decode.kernels.entryPoints, (std::vector<std::string>{"Model.step", "Model.reset"}));
 }
 
+// GPU MODE / kernelbot submissions define `custom_kernel(data)`, pygpubench ones
+// `kernel(output, *inputs)`: without a model class, that function is what the harness grades.
+TEST(KernelInventory, FunctionStyleHarnessEntryPoints) {
+  const Facts gpumode = analyzed(R"(import torch
+def _pack(a):
+    return a.contiguous()
+def custom_kernel(data):
+    a, b = data
+    return _pack(a) @ b
+)");
+  EXPECT_EQ(gpumode.kernels.entryPoints, std::vector<std::string>{"custom_kernel"});
+  EXPECT_TRUE(std::count(gpumode.kernels.reachableFunctions.begin(), gpumode.kernels.reachableFunctions.end(), "_pack"));
+  const Facts pygpubench = analyzed("import torch\ndef kernel(output, x):\n    output.copy_(x * 2)\n");
+  EXPECT_EQ(pygpubench.kernels.entryPoints, std::vector<std::string>{"kernel"});
+  const Facts both = analyzed(R"(import torch
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x
+def custom_kernel(data):
+    return data
+)");
+  EXPECT_EQ(both.kernels.entryPoints, std::vector<std::string>{"Model.forward"}) << "a model class wins";
+  const Facts method = analyzed("class Helper:\n    def kernel(self, x):\n        return x\n");
+  EXPECT_TRUE(method.kernels.entryPoints.empty()) << "a method named kernel is not the pygpubench entry";
+}
+
 TEST(KernelWorkSummary, TritonKernelsAreClassifiedAndLibraryOpsCollected) {
   const Facts f = analyzed(R"(import torch
 import torch.nn as nn

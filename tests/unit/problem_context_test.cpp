@@ -8,6 +8,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace kbaudit::problems;
@@ -136,6 +141,54 @@ TEST(ProblemContextCorpus, EveryProblemHasAContractAndAReference) {
     EXPECT_FALSE(p.reference.dominantOps.empty());
   }
   EXPECT_GT(seen, 10u);
+}
+
+// KernelBench-v3 ships problems as modules under level directories; a problems root in that
+// layout lists them by file stem, finds them by name and loads them with KernelBench's grading
+// defaults (atol = rtol = 1e-2, lenient state load).
+TEST(ProblemContext, KernelBenchModulesAreFoundByName) {
+  const fs::path root = fs::temp_directory_path() / ("kbaudit-v3-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "level1");
+  fs::create_directories(root / "tile_specialized");
+  fs::copy_file(testProblem("v3_36_RMSNorm_.py"), root / "level1" / "36_RMSNorm_.py");
+  fs::copy_file(testProblem("v3_36_RMSNorm_.py"), root / "tile_specialized" / "gemm_bf16.py");
+  kbaudit::test::writeFile(root / "level1" / "notes.py", "print('not a problem')\n");
+  EXPECT_EQ(listProblemNames(root), (std::vector<std::string>{"36_RMSNorm_", "gemm_bf16"}));
+  const std::optional<fs::path> found = findProblemDir(root, "36_RMSNorm_");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->filename(), "36_RMSNorm_.py");
+  EXPECT_FALSE(findProblemDir(root, "notes"));
+  const ProblemContext p = loadProblem(*found);
+  EXPECT_EQ(p.name, "36_RMSNorm_");
+  EXPECT_EQ(p.contractDtype(), "fp32");
+  EXPECT_TRUE(p.lenientStateLoad);
+  ASSERT_EQ(p.tolerance.count("fp32"), 1u);
+  EXPECT_DOUBLE_EQ(p.tolerance.at("fp32"), kKernelBenchTolerance);
+  fs::remove_all(root);
+}
+
+// Every real KernelBench-v3 problem module (../shared/suites/kernelbench-v3, read in place)
+// loads as a problem with an entry point and a contract.
+TEST(ProblemContext, EveryKernelBenchV3ModuleLoads) {
+  const char *corpus = std::getenv("KBAUDIT_CORPUS");
+  const fs::path root = corpus ? fs::path(corpus) / ".." / "suites" / "kernelbench-v3" / "problems" : fs::path();
+  std::error_code ec;
+  if (root.empty() || !fs::is_directory(root, ec))
+    GTEST_SKIP() << "no ../shared/suites/kernelbench-v3 beside KBAUDIT_CORPUS";
+  const std::vector<std::string> names = listProblemNames(root);
+  std::size_t modules = 0;
+  for (fs::recursive_directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec))
+    modules += it->path().extension() == ".py";
+  EXPECT_EQ(names.size(), modules) << "every .py under problems/ is a problem module";
+  for (const std::string &name : names) {
+    const std::optional<fs::path> path = findProblemDir(root, name);
+    ASSERT_TRUE(path) << name;
+    const ProblemContext p = loadProblem(*path);
+    EXPECT_TRUE(p.reference.found) << name;
+    EXPECT_FALSE(p.reference.entry.empty()) << name;
+    EXPECT_FALSE(p.contractDtype().empty()) << name;
+  }
 }
 
 } // namespace

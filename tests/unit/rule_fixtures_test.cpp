@@ -67,7 +67,11 @@ std::optional<problems::ProblemContext> fixtureProblem(const std::string &text) 
   std::smatch m;
   if (!std::regex_search(text, m, marker))
     return std::nullopt;
-  return problems::loadProblem(fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / m[1].str());
+  // tests/problems/<name>/ (problem.yaml + reference.py), or a KernelBench-style module
+  // tests/problems/<name>.py as KernelBench-v3 ships its problems.
+  const fs::path base = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / m[1].str();
+  const fs::path module = fs::path(base.string() + ".py");
+  return problems::loadProblem(fs::is_regular_file(module) ? module : base);
 }
 
 // Readable test names in failure output instead of a byte dump.

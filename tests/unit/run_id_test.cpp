@@ -87,6 +87,25 @@ TEST(RunId, UnknownKnownProblemsFallBackToGeneric) {
               "05_topk");
 }
 
+// KernelBench-v3 names: no zero padding, a trailing `_`, `__` inside, or no number at all.
+// Given the suite's names (listProblemNames), each resolves whole; the model keeps the rest.
+TEST(RunId, KernelBenchV3NameForms) {
+  const std::vector<std::string> known = {"3_GroupedQueryAttention", "36_RMSNorm_",
+                                          "63_conv_standard_2D__square_input__square_kernel", "gemm_bf16",
+                                          "1_Square_matrix_multiplication_"};
+  expectSplit(RunId::parse("20260301_101010_v3_gpt-5.4_3_GroupedQueryAttention", known), "v3", "gpt-5.4",
+              "3_GroupedQueryAttention");
+  expectSplit(RunId::parse("20260301_101010_v3_claude_x_36_RMSNorm_", known), "v3", "claude_x", "36_RMSNorm_");
+  expectSplit(RunId::parse("20260301_101010_v3_gemini_63_conv_standard_2D__square_input__square_kernel", known),
+              "v3", "gemini", "63_conv_standard_2D__square_input__square_kernel");
+  expectSplit(RunId::parse("20260301_101010_v3_kimi_k2_gemm_bf16", known), "v3", "kimi_k2", "gemm_bf16");
+  expectSplit(RunId::parse("20260301_101010_v3_m_1_Square_matrix_multiplication_", known), "v3", "m",
+              "1_Square_matrix_multiplication_");
+  // Without the names the generic split cannot place them: the id is not mis-split into a
+  // problem that does not exist.
+  EXPECT_NE(RunId::parse("20260301_101010_v3_kimi_k2_gemm_bf16").problem, "gemm_bf16");
+}
+
 TEST(RunId, InvalidIds) {
   const char *invalid[] = {
       "",

@@ -129,6 +129,16 @@ private:
     for (const py::Function &f : py_.functions)
       if (f.name == "forward" && !f.className.empty())
         inv_.entryPoints.push_back(f.qualname);
+    if (!inv_.entryPoints.empty())
+      return inv_.entryPoints;
+    // Function-style harnesses: GPU MODE's reference-kernels and kernelbot call a module-level
+    // `custom_kernel(data)`; pygpubench calls `kernel(output, *inputs)`, which writes into a
+    // preallocated output.
+    for (const char *fn : {"custom_kernel", "kernel"})
+      if (const py::Function *f = py_.findFunction(fn); f && f->className.empty()) {
+        inv_.entryPoints = {f->qualname};
+        return inv_.entryPoints;
+      }
     return inv_.entryPoints;
   }
 

@@ -77,6 +77,10 @@ struct SuitePolicy {
   bool allowsLibrary(OpClass c) const;
 };
 
+/// KernelBench's default correctness tolerance (atol = rtol), used for problems given as a
+/// KernelBench-style module, which state none.
+inline constexpr double kKernelBenchTolerance = 1e-2;
+
 struct ProblemContext {
   std::filesystem::path dir;
   std::string name;          ///< problem.yaml name, else the directory name ("01_fp8_gemm")
@@ -84,6 +88,10 @@ struct ProblemContext {
   std::string precision;     ///< problem.yaml precision as written ("fp8_e4m3", "int4_bf16", "fp32")
   std::string regime;        ///< "compute" / "memory" / "latency"
   std::map<std::string, double> tolerance;
+  /// The grader copies the reference's state into the solution with
+  /// `load_state_dict(strict=False)` (KernelBench modules): reference parameters the solution
+  /// lacks are dropped silently instead of failing the load.
+  bool lenientStateLoad = false;
   std::vector<std::string> forbidden; ///< problem.yaml forbidden, as written
   ReferenceSummary reference;
   std::optional<SuitePolicy> policy;
@@ -92,7 +100,8 @@ struct ProblemContext {
   /// The contract's compute precision as a canonical dtype: "fp32", "fp16", "bf16",
   /// "fp8e4m3", "fp8e5m2", "int4", "int8"; "" when neither problem.yaml nor the reference
   /// says. `precision: int4_bf16` is "int4" (the low-precision operand defines the contract);
-  /// a reference whose floating inputs are all one dtype defines it when problem.yaml is silent.
+  /// the narrowest floating dtype the reference creates its inputs in defines it when problem.yaml
+  /// is silent.
   std::string contractDtype() const;
   /// Forbidden operations from problem.yaml and the policy together.
   std::vector<std::string> allForbidden() const;
@@ -115,8 +124,15 @@ ReferenceSummary summarizeReference(std::string_view source, const std::filesyst
 /// The compiled-in policy for a problem name, if a suite overlay covers it.
 std::optional<SuitePolicy> findPolicy(std::string_view problemName, std::string_view displayName = {});
 
-/// Finds the directory of `problem` under `root`, which is either `<bench>/<gpu>/<problem>/`
-/// (as in the corpus) or flat `<problem>/`. `bench`/`gpu` narrow the search when known.
+/// Every problem name under `root` (to depth 3): directories holding problem.yaml or
+/// reference.py, and KernelBench-style module files (`level1/36_RMSNorm_.py`: a `.py` that
+/// defines `class Model` and `get_inputs`), by file stem. Run ids are split on these names,
+/// which may end in `_`, hold `__` or carry no number (`gemm_bf16`).
+std::vector<std::string> listProblemNames(const std::filesystem::path &root);
+
+/// Finds `problem` under `root`: a directory `<bench>/<gpu>/<problem>/` (as in the corpus) or
+/// flat `<problem>/`, or a KernelBench-style module `<level>/<problem>.py` (KernelBench-v3).
+/// `bench`/`gpu` narrow the search when known. loadProblem reads either.
 std::optional<std::filesystem::path> findProblemDir(const std::filesystem::path &root,
                                                     const std::string &problem,
                                                     const std::string &bench = {},
