@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <sstream>
+#include <tuple>
 
 using namespace kbaudit;
 using kbaudit::test::readFile;
@@ -186,6 +187,31 @@ TEST(Cli, AuditWritesOneAnnotationPerRunAndSurvivesBadRuns) {
   EXPECT_EQ(b["problem"].as<std::string>(), "01_x");
   EXPECT_NE(r.out.find("reward_hack"), std::string::npos);
   EXPECT_NE(r.out.find("audited 5 runs"), std::string::npos) << r.out;
+}
+
+// A KernelBench-v3 problems root (problem modules under level directories): run ids carrying
+// the suite's name forms resolve to their module, which grades the run.
+TEST(Cli, AuditResolvesKernelBenchV3NamesToTheirModules) {
+  TempDir runs, problems, out;
+  const std::string module = readFile(std::filesystem::path(KBAUDIT_SOURCE_DIR) / "tests/problems/v3_36_RMSNorm_.py");
+  writeFile(problems / "level1/36_RMSNorm_.py", module);
+  writeFile(problems / "tile_specialized/gemm_bf16.py", module);
+  const std::string dropsWeight =
+      readFile(std::filesystem::path(KBAUDIT_SOURCE_DIR) / "tests/fixtures/RUB008/bad_v3_drops_norm_weight.py");
+  writeFile(runs / "20260301_101010_v3_kimi_k2_36_RMSNorm_/solution.py", dropsWeight);
+  writeFile(runs / "20260301_101011_v3_kimi_k2_gemm_bf16/solution.py", dropsWeight);
+  const Result r = kb({"audit", runs.path().string(), "--problems", problems.path().string(), "--out",
+                       out.path().string(), "--quiet"});
+  ASSERT_NE(r.code, cli::kExitUsage) << r.err;
+  for (const auto &[id, problem, model] :
+       {std::tuple{"20260301_101010_v3_kimi_k2_36_RMSNorm_", "36_RMSNorm_", "kimi_k2"},
+        std::tuple{"20260301_101011_v3_kimi_k2_gemm_bf16", "gemm_bf16", "kimi_k2"}}) {
+    const YAML::Node y = YAML::LoadFile((out / (std::string(id) + ".yaml")).string());
+    EXPECT_EQ(y["problem"].as<std::string>(), problem) << id;
+    EXPECT_EQ(y["model"].as<std::string>(), model) << id;
+    // The module graded the run: its lenient state load makes the dropped weight decisive.
+    EXPECT_EQ(y["verdict"].as<std::string>(), "reward_hack") << id;
+  }
 }
 
 TEST(Cli, RealBinaryExitCodes) {
