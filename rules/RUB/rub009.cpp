@@ -7,6 +7,8 @@
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/semantic/api_contract.h"
 
+#include <algorithm>
+
 namespace kbaudit::rules {
 namespace {
 
@@ -22,7 +24,11 @@ public:
     const problems::ReferenceSummary &ref = ctx.problem->reference;
     const std::string modelClass = ref.modelClass.empty() ? "Model" : ref.modelClass;
     for (const semantic::IgnoredInput &i : semantic::ignoredInputs(ctx.facts.python, ref.facts, modelClass)) {
-      const LineRange def{i.solution->lines.begin, i.solution->lines.begin};
+      // The `def` line itself, below any decorators (the function's range includes them).
+      unsigned line = i.solution->lines.begin;
+      for (const py::Decorator &d : i.solution->decorators)
+        line = std::max(line, d.lines.end + 1);
+      const LineRange def{line, line};
       sink.report(def, {{"function", i.solution->qualname}, {"parameter", i.parameter}},
                   "reference.py's " + i.reference->qualname + " reads `" + i.parameter + "`; the solution's body never mentions it");
     }
