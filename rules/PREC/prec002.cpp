@@ -67,14 +67,14 @@ public:
   }
 
 private:
-  /// Where a setting is in force while forward's math runs: at import, in a constructor (both
-  /// run before the graded call), or in a function forward reaches.
+  /// Where a setting is in force while forward's math runs: the functions inForceFunctions
+  /// collects (forward's path, and what runs at import or construction).
   struct Scope {
     const CheckContext &ctx;
     std::set<std::string> reached;
 
     bool inForce(const std::string &function) const {
-      return function.empty() || reached.count(function) || pytext::lastSegment(function) == "__init__";
+      return reached.count(function) > 0;
     }
     /// Forward hands work of this kind to PyTorch (cuBLAS/cuDNN), which the switch governs.
     bool libraryWork(kernels::HeavyOpKind kind) const {
@@ -113,7 +113,8 @@ private:
   static std::optional<Confidence> placed(const Scope &scope, const std::string &function, bool certain,
                                           std::string &evidence) {
     if (!scope.inForce(function)) {
-      evidence += (evidence.empty() ? "" : "; ") + std::string("set in ") + function + ", which forward does not reach";
+      evidence += (evidence.empty() ? "" : "; ") + std::string("set in ") + function +
+                  ", which runs neither at import, in a constructor, nor on forward's path";
       return Confidence::Low;
     }
     return certain ? std::nullopt : std::optional<Confidence>(Confidence::Low);
