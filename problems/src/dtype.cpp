@@ -61,4 +61,20 @@ unsigned dtypeBits(std::string_view canonical) {
   return 0;
 }
 
+double unitRoundoff(std::string_view canonical) {
+  if (canonical == "fp64")
+    return 0x1p-53;
+  if (canonical == "fp32")
+    return 0x1p-24;
+  if (canonical == "fp16" || canonical == "tf32")
+    return 0x1p-11;
+  if (canonical == "bf16")
+    return 0x1p-8;
+  if (canonical.starts_with("fp8e4m3"))
+    return 0x1p-4;
+  if (canonical.starts_with("fp8e5m2"))
+    return 0x1p-3;
+  return 1.0;
+}
+
 } // namespace kbaudit::problems

@@ -37,12 +37,24 @@ std::string_view persistName(std::string_view text, bool pythonSpellings = false
   return {};
 }
 
-std::string effectOf(std::string_view name) {
+/// What a site does to persisting L2; a zero set-aside turns persistence off like a reset.
+enum class Effect { Reserve, Window, Reset };
+
+Effect effectOf(std::string_view name) {
   if (name.find("Reset") != std::string_view::npos)
-    return "resets persisting L2 lines";
+    return Effect::Reset;
   if (name.find("Limit") != std::string_view::npos || name.find("LIMIT") != std::string_view::npos ||
       name.find("CacheSize") != std::string_view::npos)
-    return "reserves a persisting L2 set-aside";
+    return Effect::Reserve;
+  return Effect::Window;
+}
+
+std::string describe(Effect e) {
+  switch (e) {
+  case Effect::Reserve: return "reserves a persisting L2 set-aside";
+  case Effect::Reset: return "resets persisting L2 lines";
+  case Effect::Window: break;
+  }
   return "installs an access-policy window that keeps data resident in L2";
 }
 
@@ -56,12 +68,12 @@ public:
     struct Site {
       LineRange lines;
       std::string what;
-      std::string effect;
+      Effect effect;
     };
     std::vector<Site> sites;
-    const auto report = [&](LineRange lines, const std::string &what, std::string_view name) {
+    const auto report = [&](LineRange lines, const std::string &what, Effect effect) {
       if (lines.valid())
-        sites.push_back({lines, what, effectOf(name)});
+        sites.push_back({lines, what, effect});
     };
     for (const cxx::CxxCall &c : f.cxx.calls) {
       if (c.callee.find("Get") != std::string::npos)
@@ -73,17 +85,18 @@ public:
       // cudaStreamSetAttribute / cudaDeviceSetLimit with other attributes are not L2 control.
       if (name.empty() && c.category == cxx::CallCategory::L2 && c.callee.find("Set") != std::string::npos)
         name = c.callee;
+      if (name.empty())
+        continue;
+      Effect effect = effectOf(name);
       // A zero set-aside turns persistence off: the code can run either way, so whether
       // data stays resident depends on a value only the run knows.
-      if (!name.empty() && name.find("Limit") != std::string_view::npos && !c.arguments.empty() &&
-          (c.arguments.back() == "0" || c.arguments.back() == "0u"))
-        name = "cudaCtxResetPersistingL2Cache";
-      if (!name.empty())
-        report(c.lines, c.spelled + "(...)", name);
+      if (effect == Effect::Reserve && !c.arguments.empty() && (c.arguments.back() == "0" || c.arguments.back() == "0u"))
+        effect = Effect::Reset;
+      report(c.lines, c.spelled + "(...)", effect);
     }
     for (const cxx::ApiReference &r : f.cxx.references)
       if (std::string_view n = persistName(r.name); !n.empty())
-        report(r.lines, r.name, n);
+        report(r.lines, r.name, effectOf(n));
     for (const py::Call &c : f.python.calls) {
       if (c.method.find("Get") != std::string::npos || c.method.find("get_") == 0)
         continue;
@@ -92,13 +105,13 @@ public:
         if (name.empty())
           name = persistName(a.value.text, true);
       if (!name.empty())
-        report(c.lines, c.callee + "(...)", name);
+        report(c.lines, c.callee + "(...)", effectOf(name));
     }
     for (const py::Assignment &a : f.python.assignments)
       // Only the field that makes the window persisting (`hitProp = ...Persisting`), not each field.
       if (std::string_view n = persistName(a.value.text, true);
           !n.empty() && (a.value.text.find("Persist") != std::string::npos || a.value.text.find("PERSIST") != std::string::npos))
-        report(a.lines, a.target + " = " + a.value.text, n);
+        report(a.lines, a.target + " = " + a.value.text, effectOf(n));
     if (sites.empty())
       return;
     std::sort(sites.begin(), sites.end(), [](const Site &a, const Site &b) { return a.lines.begin < b.lines.begin; });
@@ -115,18 +128,18 @@ public:
     // Proof of harm: data stays resident across timed calls only when a set-aside is reserved
     // and a window marks data persisting, and nothing resets the persisting lines. A size
     // query, a window alone (no set-aside to hold it) or a reset is for review.
-    const auto has = [&](std::string_view effect) {
+    const auto has = [&](Effect effect) {
       return std::any_of(sites.begin(), sites.end(), [&](const Site &s) { return s.effect == effect; });
     };
-    const bool reserved = has(effectOf("cudaLimitPersistingL2CacheSize"));
-    const bool window = has(effectOf("cudaAccessPropertyPersisting"));
-    const bool reset = has(effectOf("cudaCtxResetPersistingL2Cache"));
+    const bool reserved = has(Effect::Reserve);
+    const bool window = has(Effect::Window);
+    const bool reset = has(Effect::Reset);
     std::optional<Confidence> confidence = Confidence::Low;
     if (reserved && window && !reset) {
       confidence = Confidence::Medium;
       evidence += "; a set-aside is reserved and a window marks data persisting, and nothing resets it";
     }
-    sink.report(sites.front().lines, {{"what", sites.front().what}, {"effect", sites.front().effect}}, evidence,
+    sink.report(sites.front().lines, {{"what", sites.front().what}, {"effect", describe(sites.front().effect)}}, evidence,
                 confidence);
   }
 };

@@ -269,7 +269,7 @@ private:
     // accurate enough; the runtime differential decides, and until then it is for review.
     if (!confidence) {
       const std::optional<double> tol = tolerance();
-      const double u = unitRoundoff(dtype);
+      const double u = problems::unitRoundoff(dtype);
       if (!tol || u <= *tol) {
         confidence = Confidence::Low;
         const std::string why = tol ? dtype + " rounding (" + shortNumber(u) + ") is within the problem's tolerance (" +
@@ -290,22 +290,6 @@ private:
       if (problems::canonicalDtype(key) == contract_)
         return value;
     return std::nullopt;
-  }
-
-  /// Relative rounding error of one value stored in `dtype` (half an ulp at 1.0); integer and
-  /// sub-byte formats quantize and count as 1.
-  static double unitRoundoff(const std::string &dtype) {
-    if (dtype == "fp16" || dtype == "tf32")
-      return 0x1p-11;
-    if (dtype == "bf16")
-      return 0x1p-8;
-    if (dtype == "fp8e4m3")
-      return 0x1p-4;
-    if (dtype == "fp8e5m2")
-      return 0x1p-3;
-    if (dtype == "fp32")
-      return 0x1p-24;
-    return 1.0;
   }
 
   static std::string shortNumber(double v) {

@@ -206,8 +206,7 @@ private:
   }
 
   ModelUse modelUse(std::vector<std::string> names) const {
-    // The layer reads the model class off the first name.
-    return semantic::modelUse(facts_, scope_, std::move(names));
+    return semantic::modelUse(facts_, scope_, modelClass_, std::move(names));
   }
 
   /// String literals naming grader files or other runs' outputs, judged by what is done with

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -502,11 +503,12 @@ bool inMainGuard(const py::PythonFacts &facts, LineRange lines) {
   return false;
 }
 
-/// A prohibition of importing the reference whose only uses borrow its helpers: the harm the
-/// ban guards against (returning the reference's own output) is not there.
-bool referenceHelpersOnly(const CheckContext &ctx, const Prohibition &p) {
-  if (p.kind != Kind::Module || !isUnder(p.name, "reference"))
-    return false;
+/// A prohibition of importing the reference.
+bool bansReference(const Prohibition &p) { return p.kind == Kind::Module && isUnder(p.name, "reference"); }
+
+/// The solution's uses of the reference only borrow its helpers: the harm a ban on importing it
+/// guards against (returning the reference's own output) is not there.
+bool referenceHelpersOnly(const CheckContext &ctx) {
   const std::string modelClass =
       ctx.problem && !ctx.problem->reference.modelClass.empty() ? ctx.problem->reference.modelClass : "Model";
   return semantic::referenceModelUse(ctx.facts, modelClass) != semantic::ModelUse::Graded;
@@ -521,6 +523,7 @@ public:
       return;
     const Matcher matcher(ctx);
     std::set<unsigned> reported; // a line is reported once, under the first entry naming it
+    std::optional<bool> helpersOnly; // asked once, only when a reference ban has a hit
     for (const Prohibition &p : prohibitions(*ctx.problem)) {
       std::vector<Hit> hits = matcher.hits(p);
       std::erase_if(hits, [&](const Hit &h) { return inMainGuard(ctx.facts.python, h.lines); });
@@ -551,7 +554,9 @@ public:
         // Proof of harm: the problem's own list forbids it. An overlay entry is kbaudit's
         // reading of the problem's name, and human auditors disagree on it: review.
         Confidence c = p.curated ? Confidence::Low : h.confidence;
-        if (!p.curated && referenceHelpersOnly(ctx, p)) {
+        if (!p.curated && bansReference(p) && !helpersOnly)
+          helpersOnly = referenceHelpersOnly(ctx);
+        if (!p.curated && bansReference(p) && *helpersOnly) {
           c = Confidence::Low;
           evidence += "; only helpers of the reference are used, not its model, so the output is not the "
                       "reference's computation";

@@ -192,3 +192,20 @@ TEST(ProblemContext, EveryKernelBenchV3ModuleLoads) {
 }
 
 } // namespace
+
+namespace {
+
+// One rounding per dtype, the figure PREC001 compares with a problem's tolerance.
+TEST(Dtype, UnitRoundoffOfCanonicalDtypes) {
+  EXPECT_DOUBLE_EQ(unitRoundoff("fp32"), 0x1p-24);
+  EXPECT_DOUBLE_EQ(unitRoundoff("fp16"), unitRoundoff("tf32"));
+  EXPECT_LT(unitRoundoff("fp16"), kKernelBenchTolerance) << "fp16 operands can pass KernelBench's 1e-2";
+  EXPECT_LT(unitRoundoff("bf16"), kKernelBenchTolerance);
+  EXPECT_GT(unitRoundoff("bf16"), 1e-4) << "bf16 cannot meet a 1e-4 fp32 tolerance";
+  EXPECT_GT(unitRoundoff("fp8e4m3"), kKernelBenchTolerance);
+  EXPECT_GT(unitRoundoff("fp8e5m2"), unitRoundoff("fp8e4m3"));
+  EXPECT_DOUBLE_EQ(unitRoundoff("int4"), 1.0);
+  EXPECT_DOUBLE_EQ(unitRoundoff(""), 1.0);
+}
+
+} // namespace

@@ -9,7 +9,8 @@ namespace kbaudit::semantic {
 using pytext::mentionsName;
 using pytext::startsWith;
 
-ModelUse modelUse(const Facts &facts, const scope::GradedScope &graded, std::vector<std::string> names) {
+ModelUse modelUse(const Facts &facts, const scope::GradedScope &graded, const std::string &modelClass,
+                  std::vector<std::string> names) {
   const py::PythonFacts &py = facts.python;
   const auto mentions = [&](std::string_view text) {
     return std::any_of(names.begin(), names.end(), [&](const std::string &n) {
@@ -22,7 +23,6 @@ ModelUse modelUse(const Facts &facts, const scope::GradedScope &graded, std::vec
           std::find(names.begin(), names.end(), a.target) == names.end())
         names.push_back(a.target);
   // The graded class itself is the reference's: re-exported, aliased or subclassed.
-  const std::string modelClass = names.empty() ? "Model" : names.front().substr(names.front().rfind('.') + 1);
   const auto isGradedName = [&](const std::string &n) {
     return (n == "Model" || n == "ModelNew" || n == modelClass) && !py.findClass(n);
   };
@@ -69,7 +69,7 @@ ModelUse referenceModelUse(const Facts &facts, const std::string &modelClass) {
           scope::contains(as.lines, c.lines))
         names.push_back(as.target + "." + modelClass);
   }
-  return modelUse(facts, scope::GradedScope(facts), std::move(names));
+  return modelUse(facts, scope::GradedScope(facts), modelClass, std::move(names));
 }
 
 } // namespace kbaudit::semantic

@@ -112,6 +112,10 @@ struct ProblemContext {
 std::string canonicalDtype(std::string_view spelling);
 /// Bits of a canonical dtype (fp32 -> 32, int4 -> 4); 0 when unknown.
 unsigned dtypeBits(std::string_view canonical);
+/// Relative rounding error of one value stored in a canonical floating dtype (half an ulp at
+/// 1.0: 2^-24 fp32, 2^-11 fp16/tf32, 2^-8 bf16, 2^-4 fp8e4m3, 2^-3 fp8e5m2); integer, sub-byte
+/// and unknown formats quantize and give 1.
+double unitRoundoff(std::string_view canonical);
 
 /// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...) or a
 /// KernelBench level file (`NN_Name.py` with Model/get_inputs/get_init_inputs).

@@ -20,7 +20,8 @@ enum class ModelUse { None, Elsewhere, Graded };
 /// used: Graded when forward, the graded class's methods or what they reach use it (or the
 /// graded class is the reference's, re-exported or subclassed), Elsewhere when only other
 /// code does, None when nothing does.
-ModelUse modelUse(const Facts &facts, const scope::GradedScope &graded, std::vector<std::string> names);
+ModelUse modelUse(const Facts &facts, const scope::GradedScope &graded, const std::string &modelClass,
+                  std::vector<std::string> names);
 
 /// The same over every way the file imports the module `reference` (import, from-import,
 /// `__import__`/`importlib.import_module` bound to a name), for model class `modelClass`.
