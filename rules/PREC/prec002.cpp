@@ -84,7 +84,7 @@ private:
       return false;
     }
     bool contractIs(std::string_view dtype) const {
-      return ctx.problem && problems::canonicalDtype(ctx.problem->contractDtype()) == dtype;
+      return ctx.problem && ctx.problem->contractDtype() == dtype; // already canonical
     }
   };
 

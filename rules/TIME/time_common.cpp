@@ -2,6 +2,7 @@
 
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/api_contract.h"
 #include "kbaudit/semantic/python_expr_scan.h"
 
 #include <algorithm>
@@ -90,14 +91,16 @@ PyIndex::PyIndex(const Facts &facts, const problems::ProblemContext *problem) : 
 void PyIndex::addHarnessEntries(const problems::ProblemContext *problem) {
   if (!problem || !problem->reference.found)
     return;
-  for (const py::Function &ref : problem->reference.facts.functions) {
-    if (!ref.className.empty() || ref.qualname != ref.name || ref.name.empty() || ref.name.front() == '_' ||
-        ref.name == "get_inputs" || ref.name == "get_init_inputs")
+  const std::string &modelClass = problem->reference.modelClass;
+  for (const semantic::ApiPair &api :
+       semantic::redefinedReferenceApi(facts_.python, problem->reference.facts, modelClass.empty() ? "Model" : modelClass)) {
+    // Module-level functions only: the model's methods are reached from forward already.
+    const std::string &name = api.solution->qualname;
+    if (!api.reference->className.empty() || !functions_.count(name) ||
+        std::find(entries_.begin(), entries_.end(), name) != entries_.end())
       continue;
-    if (functions_.count(ref.name) && std::find(entries_.begin(), entries_.end(), ref.name) == entries_.end()) {
-      entries_.push_back(ref.name);
-      reached_.insert(ref.name);
-    }
+    entries_.push_back(name);
+    reached_.insert(name);
   }
 }
 

@@ -107,3 +107,31 @@ def prefill(model, ctx_len, seed, device=None):
 
 } // namespace
 } // namespace kbaudit::py::testing
+
+namespace kbaudit::py::testing {
+namespace {
+
+// The API pairs the timing rules treat as harness entry points and RUB009 judges.
+TEST(SemanticApiContract, RedefinedApiPairsSolutionAndReferenceDefinitions) {
+  const PythonFacts ref = analyze(src(kReference));
+  const PythonFacts sol = analyze(src(R"PY(
+import torch
+class ModelNew(torch.nn.Module):
+    def forward(self, x, k_caches, v_caches, pos):
+        return x
+def decode_steps(model, hidden, k_caches, v_caches, start_pos, n_steps, seed):
+    return hidden, n_steps
+def _helper(a, b):
+    return a
+def get_inputs():
+    return []
+)PY"));
+  std::vector<std::string> pairs;
+  for (const semantic::ApiPair &p : semantic::redefinedReferenceApi(sol, ref, "Model"))
+    pairs.push_back(p.solution->qualname + "<-" + p.reference->qualname);
+  EXPECT_EQ(pairs, (std::vector<std::string>{"ModelNew.forward<-Model.forward", "decode_steps<-decode_steps"}))
+      << "prefill is not redefined; _helper and get_inputs are not API";
+}
+
+} // namespace
+} // namespace kbaudit::py::testing

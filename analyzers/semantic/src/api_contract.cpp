@@ -37,14 +37,23 @@ const py::Function *counterpart(const py::PythonFacts &solution, const py::Funct
 
 } // namespace
 
+std::vector<ApiPair> redefinedReferenceApi(const py::PythonFacts &solution, const py::PythonFacts &reference,
+                                           const std::string &referenceModelClass) {
+  std::vector<ApiPair> out;
+  for (const py::Function &ref : reference.functions)
+    if (isPublicApi(ref))
+      if (const py::Function *sol = counterpart(solution, ref, referenceModelClass))
+        out.push_back({sol, &ref});
+  return out;
+}
+
 std::vector<IgnoredInput> ignoredInputs(const py::PythonFacts &solution, const py::PythonFacts &reference,
                                         const std::string &referenceModelClass) {
   std::vector<IgnoredInput> out;
-  for (const py::Function &ref : reference.functions) {
-    if (!isPublicApi(ref) || ref.opaqueReads)
-      continue;
-    const py::Function *sol = counterpart(solution, ref, referenceModelClass);
-    if (!sol || sol->opaqueReads)
+  for (const ApiPair &api : redefinedReferenceApi(solution, reference, referenceModelClass)) {
+    const py::Function &ref = *api.reference;
+    const py::Function *sol = api.solution;
+    if (ref.opaqueReads || sol->opaqueReads)
       continue;
     const bool method = !ref.className.empty();
     for (std::size_t i = method ? 1 : 0; i < ref.params.size(); ++i) {

@@ -12,6 +12,19 @@
 
 namespace kbaudit::semantic {
 
+/// A public function or method of the reference's API and the solution's definition of it.
+struct ApiPair {
+  const py::Function *solution = nullptr;
+  const py::Function *reference = nullptr;
+};
+
+/// The reference's public API (module-level functions and model methods without a leading
+/// underscore; not `get_inputs`/`get_init_inputs`) that the solution redefines, under the same
+/// qualname or as the same method of a renamed model class (`Model` -> `ModelNew`). A harness
+/// may call any of these, not only forward (`run`, `prefill`, `decode_steps`).
+std::vector<ApiPair> redefinedReferenceApi(const py::PythonFacts &solution, const py::PythonFacts &reference,
+                                           const std::string &referenceModelClass);
+
 struct IgnoredInput {
   const py::Function *solution = nullptr;  ///< the solution's definition
   const py::Function *reference = nullptr; ///< the reference's definition of the same name
