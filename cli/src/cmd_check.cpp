@@ -134,7 +134,7 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         return kExitUsage;
       }
       const std::string id = stdinName ? targetFor(*stdinName).id : "";
-      target = RunTarget{id.empty() ? "stdin" : id, piped->solution(), piped->dir()};
+      target = RunTarget{id.empty() ? "stdin" : id, piped->solution(), piped->dir(), false, std::nullopt};
       artifact = stdinName ? artifactPath(*stdinName) : "solution.py";
     } else {
       target = targetFor(input);

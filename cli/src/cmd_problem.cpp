@@ -8,6 +8,7 @@
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/problems/problem_context.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <ostream>
 
@@ -38,6 +39,17 @@ std::string diagnosticLine(const Diagnostic &d) {
 
 std::string identity(const std::string &s) { return s; }
 
+/// `fp32 0.01`, from problem.yaml, the KernelBench default or what GPU MODE's checker states.
+std::string tolerances(const problems::ProblemContext &p) {
+  std::string out;
+  for (const auto &[dtype, value] : p.tolerance) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%g", value);
+    out += (out.empty() ? "" : ", ") + terminalSafe(dtype) + " " + number;
+  }
+  return out.empty() ? "-" : out;
+}
+
 } // namespace
 
 int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
@@ -57,6 +69,8 @@ int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ost
       << "precision:      " << orDash(p.precision) << " -> contract "
       << (p.contractDtype().empty() ? "unknown" : p.contractDtype()) << "\n"
       << "regime:         " << orDash(p.regime) << "\n"
+      << "tolerance:      " << tolerances(p) << "\n"
+      << "state load:     " << (p.lenientStateLoad ? "lenient (load_state_dict strict=False)" : "-") << "\n"
       << "reference:      " << (r.found ? terminalSafe(r.path.string()) : "none") << "\n"
       << "entry point:    " << orDash(r.entry) << "\n"
       << "dominant ops:   " << joined(r.dominantOps, problems::opClassName) << "\n"

@@ -63,7 +63,7 @@ RunTarget targetFor(const fs::path &p) {
   std::error_code ec;
   if (fs::is_directory(p, ec)) {
     fs::path canon = fs::weakly_canonical(p, ec);
-    return RunTarget{canon.filename().string(), p / kSolution, p};
+    return RunTarget{canon.filename().string(), p / kSolution, p, false, std::nullopt};
   }
   const std::string name = p.filename().string();
   std::string id;
@@ -76,7 +76,7 @@ RunTarget targetFor(const fs::path &p) {
   } else {
     id = p.stem().string();
   }
-  return RunTarget{id, p, p.parent_path(), /*explicitFile=*/true};
+  return RunTarget{id, p, p.parent_path(), /*explicitFile=*/true, std::nullopt};
 }
 
 namespace {
@@ -99,7 +99,24 @@ std::string brokenLink(const fs::path &p) {
 
 } // namespace
 
+namespace {
+
+/// Each row of the evaluation tables is a run. Its solution must lie under `root`, like a run
+/// directory's file (a row naming `/etc/passwd` is refused by auditRun, with an annotation).
+Discovery evaluationRuns(const fs::path &root, EvaluationTables tables) {
+  Discovery found;
+  found.skipped = std::move(tables.problems);
+  for (EvaluationRun &r : tables.runs)
+    found.runs.push_back(RunTarget{std::move(r.id), std::move(r.solution), root, false, std::move(r.evaluation)});
+  std::sort(found.runs.begin(), found.runs.end(), [](const RunTarget &a, const RunTarget &b) { return a.id < b.id; });
+  return found;
+}
+
+} // namespace
+
 Discovery discoverRuns(const fs::path &root) {
+  if (EvaluationTables tables = readEvaluationTables(root); !tables.tables.empty())
+    return evaluationRuns(root, std::move(tables));
   Discovery found;
   std::error_code ec;
   std::vector<RunTarget> &runs = found.runs;
@@ -111,7 +128,7 @@ Discovery discoverRuns(const fs::path &root) {
     if (const std::string broken = brokenLink(p); !broken.empty()) {
       // A link named like a run is a run whose solution cannot be read: it gets its annotation.
       if (annotations::RunId::parse(name).valid || name.find(kSolution) != std::string::npos)
-        runs.push_back(RunTarget{name, p / kSolution, p});
+        runs.push_back(RunTarget{name, p / kSolution, p, false, std::nullopt});
       else
         found.skipped.push_back(name + ": " + broken);
       continue;
@@ -296,7 +313,29 @@ annotations::RunInfo runInfo(const RunTarget &run, const AuditOptions &options) 
   info.id = annotations::RunId::parse(run.id, options.knownProblems);
   if (!info.id.valid)
     info.id.text = run.id;
+  if (const std::optional<Evaluation> &e = run.evaluation) {
+    // A table row says who, where and what directly; the id is only a file name.
+    info.id.text = run.id;
+    info.id.model = e->model;
+    info.id.harness = e->harness;
+    info.id.problem = e->problem;
+    info.effort = e->effort;
+    info.peakFraction = e->peakFraction;
+  }
   return info;
+}
+
+/// The problem an evaluation row was graded on: the module under its level's folder
+/// (`level1/36_RMSNorm_.py`), else anywhere under the root.
+std::optional<problems::ProblemContext> evaluationProblem(const Evaluation &e, const fs::path &root) {
+  std::optional<fs::path> found = problems::findProblemDir(root, e.problem, e.level);
+  if (!found)
+    found = problems::findProblemDir(root, e.problem);
+  if (!found)
+    return std::nullopt;
+  problems::ProblemContext problem = problems::loadProblem(*found);
+  gradedAs(problem, e);
+  return problem;
 }
 
 annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options);
@@ -345,6 +384,10 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   std::optional<problems::ProblemContext> problem;
   if (!options.problemDir.empty()) {
     problem = problems::loadProblem(options.problemDir);
+    if (run.evaluation)
+      gradedAs(*problem, *run.evaluation);
+  } else if (run.evaluation && !options.problemsRoot.empty()) {
+    problem = evaluationProblem(*run.evaluation, options.problemsRoot);
   } else if (!options.problemsRoot.empty()) {
     const std::string name = meta.problem.empty() ? info.id.problem : meta.problem;
     if (auto dir = problems::findProblemDir(options.problemsRoot, name, meta.bench, meta.gpu))

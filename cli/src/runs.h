@@ -7,6 +7,7 @@
 #include "kbaudit/runtime/probe.h"
 
 #include "baseline.h"
+#include "eval_table.h"
 
 #include <filesystem>
 #include <iosfwd>
@@ -25,6 +26,9 @@ struct RunTarget {
   /// wherever it points, since the user chose it. A solution found in a run directory must
   /// lie in that directory.
   bool explicitFile = false;
+  /// A row of an evaluation table (KernelBench-v3 dataset layout): model, gpu, level, problem
+  /// and the precision it was graded at come from the row, not from the id.
+  std::optional<Evaluation> evaluation;
 };
 
 struct Discovery {
@@ -36,10 +40,12 @@ struct Discovery {
   std::size_t ignored = 0;
 };
 
-/// Runs under `root`: subdirectories holding solution.py, files named `*solution.py*`,
-/// and subdirectories (or links) named like a run id that lack a solution (so they are
-/// reported). `root` itself when it holds solution.py and no run directory. Two entries
-/// that would give one id (`a_solution.py`, `a.solution.py.txt`) keep their file names as ids.
+/// Runs under `root`: the rows of the evaluation tables directly in it (KernelBench-v3
+/// dataset layout, see eval_table.h) when it has any; otherwise subdirectories holding
+/// solution.py, files named `*solution.py*`, and subdirectories (or links) named like a run id
+/// that lack a solution (so they are reported), or `root` itself when it holds solution.py and
+/// no run directory. Two entries that would give one id (`a_solution.py`, `a.solution.py.txt`)
+/// keep their file names as ids.
 Discovery discoverRuns(const std::filesystem::path &root);
 
 /// A single file or run directory given on the command line.

@@ -57,8 +57,8 @@ void noteParseProblems(ProblemContext &ctx, const std::string &file) {
                         first);
   if (ctx.reference.entry.empty())
     referenceDiagnostic(ctx, file, Diagnostic::Severity::Note, "no-entry",
-                        file + " defines no Model (nor nn.Module) with forward, step or __call__; rules that "
-                               "compare against the reference's operations see none");
+                        file + " defines no Model (nor nn.Module) with forward, step or __call__, nor a "
+                               "GPU MODE ref_kernel; rules that compare against the reference's operations see none");
 }
 
 void readReference(ProblemContext &ctx, const fs::path &path) {
@@ -107,11 +107,19 @@ ProblemContext loadProblem(const fs::path &dirOrFile) {
   ctx.dir = dirOrFile;
   ctx.name = dirOrFile.filename().string();
   const fs::path yamlPath = dirOrFile / "problem.yaml";
-  if (!fs::is_regular_file(yamlPath, ec))
-    warn(ctx, "problem-missing", "no problem.yaml in " + dirOrFile.string());
-  else
+  const bool hasYaml = fs::is_regular_file(yamlPath, ec);
+  if (hasYaml)
     readProblemYaml(ctx, yamlPath);
   readReference(ctx, dirOrFile / "reference.py");
+  // A GPU MODE problem states its contract in reference.py itself (ref_kernel, generate_input,
+  // check_implementation; task.yml only lists files): no problem.yaml is expected there.
+  if (!hasYaml && !ctx.reference.functionStyle())
+    ctx.diagnostics.insert(ctx.diagnostics.begin(),
+                           Diagnostic{Diagnostic::Severity::Warning, "problem-missing",
+                                      "no problem.yaml in " + dirOrFile.string(), "problem.yaml", {}});
+  if (ctx.tolerance.empty() && ctx.reference.statedTolerance)
+    if (const std::string contract = ctx.contractDtype(); !contract.empty())
+      ctx.tolerance.emplace(contract, *ctx.reference.statedTolerance);
   ctx.policy = findPolicy(ctx.name, ctx.displayName);
   return ctx;
 }
@@ -143,6 +151,8 @@ std::vector<std::string> ProblemContext::allForbidden() const {
 
 namespace {
 
+// A problem directory: KernelBench-Hard (problem.yaml + reference.py) or GPU MODE (reference.py
+// beside task.yml).
 bool isProblemDir(const fs::path &dir) {
   std::error_code ec;
   return fs::is_regular_file(dir / "problem.yaml", ec) || fs::is_regular_file(dir / "reference.py", ec);

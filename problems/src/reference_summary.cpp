@@ -11,6 +11,12 @@ namespace kbaudit::problems {
 
 namespace {
 
+// GPU MODE's reference.py convention: the reference computation, its input generator and its
+// checker.
+constexpr std::string_view kGpuModeEntry = "ref_kernel";
+constexpr std::string_view kGpuModeInputs = "generate_input";
+constexpr std::string_view kGpuModeChecker = "check_implementation";
+
 std::string_view lastSegment(std::string_view dotted) {
   const auto dot = dotted.rfind('.');
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
@@ -71,6 +77,32 @@ std::string dtypeOfCall(const py::Call &c) {
   return {};
 }
 
+/// The looser of the `rtol=`/`atol=` numbers GPU MODE's checker is built with: the keywords of
+/// calls inside `def check_implementation(...)`, or of the call bound to that name
+/// (`check_implementation = make_match_reference(ref_kernel, rtol=2e-2, atol=1e-3)`).
+std::optional<double> statedTolerance(const py::PythonFacts &f) {
+  std::vector<LineRange> bound;
+  for (const py::Assignment &a : f.assignments)
+    if (a.kind == py::Assignment::TargetKind::Name && a.target == kGpuModeChecker && a.function.empty())
+      bound.push_back(a.lines);
+  const auto inChecker = [&](const py::Call &c) {
+    if (c.function == kGpuModeChecker)
+      return true;
+    return c.function.empty() && std::any_of(bound.begin(), bound.end(), [&](const LineRange &r) {
+             return r.begin <= c.lines.begin && c.lines.end <= r.end;
+           });
+  };
+  std::optional<double> loosest;
+  for (const py::Call &c : f.calls) {
+    if (!inChecker(c))
+      continue;
+    for (const char *kw : {"rtol", "atol"})
+      if (const py::Argument *a = c.keywordArg(kw); a && a->value.number && *a->value.number > 0)
+        loosest = std::max(loosest.value_or(0.0), *a->value.number);
+  }
+  return loosest;
+}
+
 } // namespace
 
 const char *opClassName(OpClass c) {
@@ -115,13 +147,23 @@ ReferenceSummary summarizeReference(std::string_view source, const std::filesyst
       ref.entryLines = fn->lines;
       break;
     }
+  // GPU MODE's reference-kernels and kernelbot: no model, a module-level `ref_kernel(data)`
+  // whose inputs come from `generate_input(...)`.
+  if (ref.entry.empty())
+    if (const py::Function *fn = f.findFunction(kGpuModeEntry); fn && fn->className.empty()) {
+      ref.entry = fn->qualname;
+      ref.entryLines = fn->lines;
+    }
 
-  // Functions whose work counts: the model's methods other than __init__, and the module
-  // functions they call (one level is what references need: helpers like `_chunk_scan`).
+  // Functions whose work counts: the model's methods other than __init__ (or the function-style
+  // entry itself), and the module functions they call (one level is what references need:
+  // helpers like `_chunk_scan`).
   std::set<std::string> counted;
   for (const py::Function &fn : f.functions)
     if (fn.className == ref.modelClass && !ref.modelClass.empty() && fn.name != "__init__")
       counted.insert(fn.qualname);
+  if (ref.modelClass.empty() && !ref.entry.empty())
+    counted.insert(ref.entry);
   for (const py::Call &c : f.calls)
     if (counted.count(c.function) && f.findFunction(c.callee) && !f.findFunction(c.callee)->className.size())
       counted.insert(c.callee);
@@ -158,11 +200,13 @@ ReferenceSummary summarizeReference(std::string_view source, const std::filesyst
     const std::string d = dtypeOfCall(c);
     if (d.empty())
       continue;
-    if (c.function == "get_inputs")
+    if (c.function == "get_inputs" || c.function == kGpuModeInputs)
       ref.inputDtypes.push_back({d, c.function, c.lines});
     else if (c.function == ref.modelClass + ".__init__")
       ref.weightDtypes.push_back({d, c.function, c.lines});
   }
+
+  ref.statedTolerance = statedTolerance(f);
 
   const std::set<std::string> docScopes = {"", ref.modelClass, ref.entry};
   for (const py::StringConstant &s : f.strings)

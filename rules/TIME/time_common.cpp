@@ -1,4 +1,5 @@
 #include "time_common.h"
+#include "forward_entry.h"
 
 #include "semantic_names.h"
 
@@ -304,7 +305,7 @@ bool isCallerStream(const PyIndex &index, const py::Expr &e, const std::string &
 void TimingCheck::run(const CheckContext &ctx, FindingSink &sink) const {
   const PyIndex index(ctx.facts, ctx.problem);
   if (!index.knownEntry()) {
-    sink.skipped("no forward method found");
+    sink.skipped(std::string(kNoEntryPoint));
     return;
   }
   check(ctx, index, sink);

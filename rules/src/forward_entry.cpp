@@ -7,7 +7,7 @@ namespace kbaudit::rules {
 bool forwardFound(const Facts &facts, FindingSink &sink) {
   if (semantic::hasEntryPoint(facts))
     return true;
-  sink.skipped("no forward method found");
+  sink.skipped(std::string(kNoEntryPoint));
   return false;
 }
 

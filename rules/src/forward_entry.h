@@ -12,6 +12,12 @@
 
 namespace kbaudit::rules {
 
+/// Why a check that judges the graded call is skipped: the file has none of the suites' entry
+/// points.
+inline constexpr std::string_view kNoEntryPoint =
+    "no graded entry point found (ModelNew/Model.forward, GPU MODE custom_kernel(data), pygpubench "
+    "kernel(output, *inputs))";
+
 /// False (after telling the sink the check was skipped) when the file has no entry point.
 bool forwardFound(const Facts &facts, FindingSink &sink);
 

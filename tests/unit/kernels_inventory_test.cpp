@@ -191,6 +191,14 @@ def custom_kernel(data):
   EXPECT_EQ(both.kernels.entryPoints, std::vector<std::string>{"Model.forward"}) << "a model class wins";
   const Facts method = analyzed("class Helper:\n    def kernel(self, x):\n        return x\n");
   EXPECT_TRUE(method.kernels.entryPoints.empty()) << "a method named kernel is not the pygpubench entry";
+  const Facts jitted = analyzed(R"(import triton
+import triton.language as tl
+@triton.jit
+def kernel(x_ptr, n, B: tl.constexpr):
+    o = tl.program_id(0) * B + tl.arange(0, B)
+    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2, mask=o < n)
+)");
+  EXPECT_TRUE(jitted.kernels.entryPoints.empty()) << "a @triton.jit function named kernel is launched, not graded";
 }
 
 TEST(KernelWorkSummary, TritonKernelsAreClassifiedAndLibraryOpsCollected) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -166,6 +167,68 @@ TEST(ProblemContext, KernelBenchModulesAreFoundByName) {
   ASSERT_EQ(p.tolerance.count("fp32"), 1u);
   EXPECT_DOUBLE_EQ(p.tolerance.at("fp32"), kKernelBenchTolerance);
   fs::remove_all(root);
+}
+
+// A GPU MODE problem (reference.py with ref_kernel, generate_input, check_implementation beside
+// task.yml) states its contract in reference.py: the entry is ref_kernel, the precision is what
+// generate_input makes, the tolerance what check_implementation is built with; no problem.yaml
+// is expected, and the grader calls a function, so no state is loaded.
+TEST(ProblemContext, GpuModeReferenceStatesItsContract) {
+  const ProblemContext p = loadProblem(testProblem("gpumode_fp16_matmul"));
+  EXPECT_EQ(p.reference.entry, "ref_kernel");
+  EXPECT_TRUE(p.reference.functionStyle());
+  EXPECT_EQ(p.reference.dominantOps, std::vector<OpClass>{OpClass::Matmul});
+  EXPECT_EQ(p.contractDtype(), "fp16");
+  ASSERT_EQ(p.tolerance.count("fp16"), 1u);
+  EXPECT_DOUBLE_EQ(p.tolerance.at("fp16"), 2e-2) << "the looser of rtol=2e-02 and atol=1e-03";
+  EXPECT_FALSE(p.lenientStateLoad);
+  for (const kbaudit::Diagnostic &d : p.diagnostics)
+    EXPECT_NE(d.code, "problem-missing") << d.message;
+  const std::vector<std::string> names = listProblemNames(testProblem(""));
+  EXPECT_NE(std::find(names.begin(), names.end(), "gpumode_fp16_matmul"), names.end());
+}
+
+// check_implementation written as a function: the tolerance is read from the comparison it makes.
+TEST(ProblemContext, GpuModeCheckerFunctionToleranceIsRead) {
+  const ReferenceSummary r = summarizeReference(R"(import torch
+
+def ref_kernel(data):
+    x, = data
+    return torch.softmax(x, dim=-1)
+
+def generate_input(size: int, seed: int):
+    torch.manual_seed(seed)
+    return (torch.randn(size, size, dtype=torch.bfloat16),)
+
+def check_implementation(data, output):
+    expected = ref_kernel(data)
+    if not torch.allclose(output, expected, rtol=1e-2, atol=5e-3):
+        return False, "mismatch"
+    return True, ""
+)");
+  EXPECT_EQ(r.entry, "ref_kernel");
+  EXPECT_EQ(r.dominantOps, std::vector<OpClass>{OpClass::Reduction});
+  ASSERT_TRUE(r.statedTolerance);
+  EXPECT_DOUBLE_EQ(*r.statedTolerance, 1e-2);
+  ASSERT_EQ(r.inputDtypes.size(), 1u);
+  EXPECT_EQ(r.inputDtypes[0].dtype, "bf16");
+}
+
+// A model class wins over a stray ref_kernel helper: the KernelBench convention is unchanged.
+TEST(ProblemContext, ModelClassEntryWinsOverRefKernel) {
+  const ReferenceSummary r = summarizeReference(R"(import torch
+import torch.nn as nn
+
+def ref_kernel(x):
+    return x * 2
+
+class Model(nn.Module):
+    def forward(self, x):
+        return ref_kernel(x)
+)");
+  EXPECT_EQ(r.entry, "Model.forward");
+  EXPECT_FALSE(r.functionStyle());
+  EXPECT_FALSE(r.statedTolerance);
 }
 
 // Every real KernelBench-v3 problem module (../shared/suites/kernelbench-v3, read in place)

@@ -135,11 +135,20 @@ private:
     // `custom_kernel(data)`; pygpubench calls `kernel(output, *inputs)`, which writes into a
     // preallocated output.
     for (const char *fn : {"custom_kernel", "kernel"})
-      if (const py::Function *f = py_.findFunction(fn); f && f->className.empty()) {
+      if (const py::Function *f = py_.findFunction(fn); f && f->className.empty() && !isDeviceKernel(*f)) {
         inv_.entryPoints = {f->qualname};
         return inv_.entryPoints;
       }
     return inv_.entryPoints;
+  }
+
+  /// A `@triton.jit def kernel(...)` (or any JIT-compiled device function) is launched by the
+  /// host code, never called by a pygpubench harness.
+  static bool isDeviceKernel(const py::Function &f) {
+    return std::any_of(f.decorators.begin(), f.decorators.end(), [](const py::Decorator &d) {
+      const std::string_view last = lastSegment(d.resolved.empty() ? d.text : d.resolved);
+      return last == "jit" || last == "autotune" || last == "heuristics" || last.rfind("jit(", 0) == 0;
+    });
   }
 
   static std::string classOf(std::string_view qualname) {

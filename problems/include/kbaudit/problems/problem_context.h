@@ -50,6 +50,12 @@ struct ReferenceSummary {
   std::vector<std::string> docstrings;
   /// The entry point writes into one of its inputs in place (the reference itself is in place).
   bool inPlace = false;
+  /// A tolerance the reference module states itself (GPU MODE: the rtol/atol its
+  /// `check_implementation` is built with, the looser of the two).
+  std::optional<double> statedTolerance;
+
+  /// GPU MODE / kernelbot convention: a module-level `ref_kernel(data)` and no model class.
+  bool functionStyle() const { return modelClass.empty() && !entry.empty(); }
 
   bool dominatedBy(OpClass c) const;
 };
@@ -117,8 +123,9 @@ unsigned dtypeBits(std::string_view canonical);
 /// and unknown formats quantize and give 1.
 double unitRoundoff(std::string_view canonical);
 
-/// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...) or a
-/// KernelBench level file (`NN_Name.py` with Model/get_inputs/get_init_inputs).
+/// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...; GPU MODE
+/// layout: reference.py with ref_kernel/generate_input/check_implementation beside task.yml) or
+/// a KernelBench level file (`NN_Name.py` with Model/get_inputs/get_init_inputs).
 /// Never throws; a missing or malformed file becomes a diagnostic.
 ProblemContext loadProblem(const std::filesystem::path &dirOrFile);
 
