@@ -365,6 +365,15 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   std::error_code ec;
   if (const std::string broken = brokenLink(run.dir); !broken.empty())
     return annotations::missingSolution(info, run.dir.filename().string() + " is a " + broken, version());
+  if (run.evaluation && run.solution.empty())
+    return annotations::missingSolution(info, "row " + std::to_string(run.evaluation->row) + " of " +
+                                                  run.evaluation->table.filename().string() + " names no solution file",
+                                        version());
+  if (run.evaluation && !fs::exists(run.solution, ec))
+    return annotations::missingSolution(info, "no " + run.evaluation->solutionPath + " (row " +
+                                                  std::to_string(run.evaluation->row) + " of " +
+                                                  run.evaluation->table.filename().string() + ")",
+                                        version());
   if (!fs::exists(run.solution, ec))
     return annotations::missingSolution(info, "no " + run.solution.filename().string() + " in " + run.dir.string(),
                                         version());

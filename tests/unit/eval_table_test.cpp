@@ -137,6 +137,29 @@ TEST(EvalTable, AuditWritesOneAnnotationPerEvaluation) {
   EXPECT_EQ(gpt["verdict"].as<std::string>(), "clean");
   const YAML::Node missing = YAML::LoadFile((out / "GPT-5.4_H100_level1_36_RMSNorm_.yaml").string());
   EXPECT_EQ(missing["verdict"].as<std::string>(), "bug");
+  EXPECT_NE(missing["summary"].as<std::string>().find("no solutions/missing.py.txt (row 3 of evaluations.jsonl)"),
+            std::string::npos)
+      << missing["summary"];
+}
+
+// The shipped example of the layout (README): a clean Triton row, a torch wrapper, a failed row
+// without a solution file.
+TEST(EvalTable, ShippedExampleAudits) {
+  TempDir out;
+  const fs::path src(KBAUDIT_SOURCE_DIR);
+  const test::CliResult r = test::kb({"audit", (src / "examples/v3-dataset").string(), "--problems",
+                                      (src / "examples/v3-problems").string(), "--out", out.path().string()});
+  ASSERT_EQ(r.code, cli::kExitClean) << r.err;
+  const auto verdict = [&](const std::string &id) {
+    return YAML::LoadFile((out / (id + ".yaml")).string())["verdict"].as<std::string>();
+  };
+  EXPECT_EQ(verdict("demo-honest_RTX3090_level1_7_RowSoftmax"), "clean");
+  EXPECT_EQ(verdict("demo-wrapper_H100_level1_7_RowSoftmax"), "reward_hack");
+  EXPECT_EQ(verdict("demo-failed_B200_level1_7_RowSoftmax"), "bug");
+  const YAML::Node failed = YAML::LoadFile((out / "demo-failed_B200_level1_7_RowSoftmax.yaml").string());
+  EXPECT_NE(failed["summary"].as<std::string>().find("row 3 of evaluations.csv names no solution file"),
+            std::string::npos)
+      << failed["summary"];
 }
 
 // A row naming a file outside the dataset is refused with an annotation, never read.
