@@ -301,7 +301,14 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     copyTree(solutionFile.parent_path(), runDir);
   fs::create_directories(runDir, ec);
   fs::copy_file(solutionFile, runDir / "solution.py", fs::copy_options::overwrite_existing, ec);
-  copyTree(problem.dir, problemDir, 2);
+  // A KernelBench / v3 module problem is one file among its level's others: the probe reads it
+  // as the problem's reference.py, and nothing else of that folder belongs to this problem.
+  if (problem.reference.path.filename() != "reference.py" && fs::is_regular_file(problem.reference.path, ec)) {
+    fs::create_directories(problemDir, ec);
+    fs::copy_file(problem.reference.path, problemDir / "reference.py", fs::copy_options::overwrite_existing, ec);
+  } else {
+    copyTree(problem.dir, problemDir, 2);
+  }
   fs::create_directories(root / "tmp", ec);
   for (const EmbeddedFile &f : probePackage()) {
     fs::create_directories((root / f.path).parent_path(), ec);

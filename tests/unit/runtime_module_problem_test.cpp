@@ -1,0 +1,42 @@
+// The runtime probes on a KernelBench / v3 module problem (`<level>/<N>_<Name>.py`, no
+// reference.py): the module is what the probe compares against. Needs torch in the probes'
+// default interpreter (the project's .venv) and skips, saying so, without it.
+
+#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/runtime/probe.h"
+
+#include "test_files.h"
+
+#include <gtest/gtest.h>
+
+using namespace kbaudit;
+namespace fs = std::filesystem;
+
+namespace {
+
+TEST(RuntimeModuleProblem, ProbesCompareAgainstTheModule) {
+  const std::string python = runtime::defaultPython().string();
+  if (test::runCommand(python + " -c 'import torch' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << python << " cannot import torch (run setup.sh without KBAUDIT_STATIC_ONLY=1): the runtime "
+                 << "probes cannot run here";
+  const fs::path examples = fs::path(KBAUDIT_SOURCE_DIR) / "examples";
+  runtime::ProbeOptions options;
+  options.device = "cpu";
+  options.python = python;
+  options.seeds = {0};
+  options.limits.wall = std::chrono::seconds(90);
+  const problems::ProblemContext problem = problems::loadProblem(examples / "v3-problems/level1/7_RowSoftmax.py");
+  // A torch-only solution stored as the v3 dataset stores them (`*.py.txt`).
+  const runtime::RuntimeReport r =
+      runtime::runProbes(examples / "v3-dataset/solutions/demo-wrapper_H100_7_RowSoftmax.py.txt", problem, options);
+  ASSERT_EQ(r.outcome, "ran") << r.reason;
+  bool differential = false;
+  for (const runtime::ProbeOutcome &p : r.probes)
+    if (p.name == "differential") {
+      differential = true;
+      EXPECT_EQ(p.status, "passed") << p.reason;
+    }
+  EXPECT_TRUE(differential);
+}
+
+} // namespace
