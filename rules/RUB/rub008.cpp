@@ -9,6 +9,7 @@
 
 #include "all_checks.h"
 #include "semantic_names.h"
+#include "rub008_module_state.h"
 #include "rub_branch_work.h"
 
 #include <algorithm>
@@ -127,6 +128,8 @@ public:
                     Confidence::Medium);
         return;
       }
+      if (cls && !inheritsState(*cls) && droppedFlags(ctx, *cls, sink))
+        return;
     }
     // Renamed state without a lenient load fails a strict harness loudly; it is worth a
     // look (the harness may load leniently) but is no evidence of gaming by itself.
@@ -154,6 +157,30 @@ private:
       if (!have.count(n))
         missing.push_back(n);
     return missing;
+  }
+
+  /// Same-named torch.nn submodules built without state the reference's have (affine
+  /// parameters, a bias, running statistics); reports each and returns whether any was found.
+  static bool droppedFlags(const CheckContext &ctx, const py::Class &cls, FindingSink &sink) {
+    const problems::ReferenceSummary &ref = ctx.problem->reference;
+    if (!ref.found || ref.modelClass.empty())
+      return false;
+    const std::vector<DroppedModuleState> dropped =
+        droppedModuleState(ref.facts, ref.modelClass + ".__init__", ctx.facts.python, cls.name + ".__init__");
+    for (const DroppedModuleState &d : dropped) {
+      std::string state;
+      for (const std::string &s : d.state)
+        state += (state.empty() ? "'" : ", '") + s + "'";
+      sink.report(d.lines,
+                  {{"how", "builds '" + d.name + "' as " + d.cls + "(..., " + d.flag + "), leaving " + state +
+                               " out of its state dict for the grader's load_state_dict(strict=False) to drop"}},
+                  d.parameters ? "the problem's grader loads the reference's state leniently; the module computes "
+                                 "without the reference's parameters (as if they kept their initial values)"
+                               : "only running statistics are dropped; they change the output only when the grader "
+                                 "runs the model in eval mode",
+                  d.parameters ? Confidence::Medium : Confidence::Low);
+    }
+    return !dropped.empty();
   }
 
   /// A model class deriving from something other than nn.Module (the reference's Model, a
