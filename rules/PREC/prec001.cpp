@@ -23,8 +23,8 @@ namespace {
 using precreach::Reach;
 
 unsigned bitsOf(std::string_view dtype) {
-  if (dtype.starts_with("fp6"))
-    return 6; // PTX e3m2 / e2m3: dtypeBits does not know them
+  if (dtype.starts_with("fp6") && dtype != "fp64")
+    return 6; // PTX e3m2 / e2m3: dtypeBits does not know them (fp64 is not one of them)
   return problems::dtypeBits(dtype);
 }
 

@@ -80,7 +80,77 @@ std::optional<bool> flagValue(const py::PythonFacts &py, const py::Call &c, cons
   return staticTruth(py, a->value);
 }
 
+/// Factories whose values are random or uninitialised: a buffer made with one carries values
+/// only the reference's copy has.
+bool isRandomFactory(std::string_view resolved) {
+  const std::string_view last = lastSegment(resolved);
+  for (std::string_view f : {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+                             "normal", "normal_", "uniform_", "bernoulli", "multinomial", "empty", "empty_like",
+                             "exponential_", "geometric_", "cauchy_", "log_normal_"})
+    if (last == f)
+      return true;
+  return startsWith(resolved, "torch.nn.init.") || startsWith(resolved, "numpy.random.") ||
+         startsWith(resolved, "random.");
+}
+
+/// Whether the calls on `lines` of `function` (or, for a name, on the lines that bind it
+/// there) include a random or uninitialised factory; nullopt when the value cannot be traced.
+std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &function, const py::Expr &value) {
+  std::vector<LineRange> ranges;
+  if (value.kind == py::ExprKind::Call || value.kind == py::ExprKind::BinaryOp)
+    ranges.push_back(value.lines);
+  else if (value.kind == py::ExprKind::Name)
+    for (const py::Assignment &a : py.assignments)
+      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == value.text)
+        ranges.push_back(a.value.lines);
+  if (ranges.empty())
+    return std::nullopt;
+  for (const py::Call &c : py.calls)
+    if (c.function == function)
+      for (const LineRange &r : ranges)
+        if (r.overlaps(c.lines) && isRandomFactory(c.resolved))
+          return true;
+  return false;
+}
+
 } // namespace
+
+bool isStatelessModule(std::string_view resolved) {
+  if (!startsWith(resolved, "torch.nn."))
+    return false;
+  const std::string_view name = lastSegment(resolved);
+  for (std::string_view c :
+       {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Identity", "Flatten",
+        "Unflatten", "ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Hardtanh", "LeakyReLU", "ELU", "SELU", "CELU",
+        "Mish", "Softplus", "Softsign", "Hardswish", "Hardsigmoid", "LogSigmoid", "Tanhshrink", "Threshold", "GLU",
+        "Softmax", "LogSoftmax", "Softmin", "Softmax2d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+        "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "Upsample", "UpsamplingNearest2d",
+        "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Fold", "Unfold", "ZeroPad1d",
+        "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+        "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+        "CosineSimilarity", "PairwiseDistance"})
+    if (name == c)
+      return true;
+  return false;
+}
+
+std::set<std::string> constantBuffers(const py::PythonFacts &py, const std::string &init) {
+  std::set<std::string> out;
+  for (const py::Call &c : py.calls) {
+    if (c.function != init || c.receiver != "self" || c.method != "register_buffer")
+      continue;
+    const py::Argument *name = c.positionalArg(0);
+    const py::Argument *value = c.positionalArg(1);
+    if (!value)
+      value = c.keywordArg("tensor");
+    if (!name || !name->value.string || !value)
+      continue;
+    if (randomIn(py, init, value->value) == false)
+      out.insert(name->value.string->value);
+  }
+  return out;
+}
 
 std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &reference, const std::string &refInit,
                                                    const py::PythonFacts &solution, const std::string &solInit) {

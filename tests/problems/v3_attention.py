@@ -1,5 +1,5 @@
-"""A KernelBench-v3-style problem module: causal self-attention with linear projections
-(test problem)."""
+"""A KernelBench-v3-style problem module: causal self-attention with linear projections, its
+dropout modules and a causal-mask buffer, as minGPT writes it (test problem)."""
 import math
 
 import torch
@@ -12,6 +12,9 @@ class Model(nn.Module):
         super().__init__()
         self.c_attn = nn.Linear(n_embd, 3 * n_embd)
         self.c_proj = nn.Linear(n_embd, n_embd)
+        self.attn_dropout = nn.Dropout(0.0)
+        self.resid_dropout = nn.Dropout(0.0)
+        self.register_buffer("bias", torch.tril(torch.ones(max_seqlen, max_seqlen)).view(1, 1, max_seqlen, max_seqlen))
         self.n_head = n_head
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -21,14 +24,14 @@ class Model(nn.Module):
         k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        mask = torch.ones(T, T, device=x.device, dtype=torch.bool).triu(1)
-        att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
-        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
-        return self.c_proj(y)
+        att = F.softmax(att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf")), dim=-1)
+        y = (self.attn_dropout(att) @ v).transpose(1, 2).contiguous().view(B, T, C)
+        return self.resid_dropout(self.c_proj(y))
 
 
 batch_size = 8
 seq_len = 512
+max_seqlen = 512
 n_embd = 768
 n_head = 12
 

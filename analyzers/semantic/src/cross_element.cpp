@@ -263,6 +263,11 @@ Kind ofModuleClass(std::string_view resolved) {
   return Kind::Unknown;
 }
 
+bool isScan(std::string_view name) {
+  name = lastSegment(name);
+  return name == "cumsum" || name == "cumprod" || name == "cummax" || name == "cummin" || name == "logcumsumexp";
+}
+
 bool batchStatistics(std::string_view nameOrClass) {
   const std::string_view name = lastSegment(nameOrClass);
   return startsWith(name, "BatchNorm") || name == "SyncBatchNorm" || name == "batch_norm" ||
@@ -300,11 +305,11 @@ GradedPath gradedPath(const Facts &f) {
     const CallKind k = classifyCall(py, modules, c);
     if (k.own || k.kind == Kind::None)
       continue;
-    out.sites.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op)});
+    out.sites.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op), isScan(k.op)});
   }
   for (const py::OperatorUse &op : py.operators)
     if (op.op == "@" && reachable.count(op.function))
-      out.sites.push_back({Kind::Contraction, "@", op.function, op.lines, false});
+      out.sites.push_back({Kind::Contraction, "@", op.function, op.lines, false, false});
 
   // Library work in the extensions forward calls (host code: at::mean, cuBLAS, ...).
   for (const embed::ExtensionCall &e : f.embedded.calls) {
@@ -321,16 +326,16 @@ GradedPath gradedPath(const Facts &f) {
         const cxx::CxxCall &c = f.cxx.calls[static_cast<std::size_t>(i)];
         const Kind k = c.category == cxx::CallCategory::Aten ? ofOpName(stripColons(c.callee)) : Kind::Contraction;
         if (k != Kind::None)
-          out.sites.push_back({k, c.callee, c.function, c.lines, false});
+          out.sites.push_back({k, c.callee, c.function, c.lines, false, false});
       }
     }
     if (!known)
-      out.sites.push_back({Kind::Unknown, "extension function " + e.exported, e.function, e.lines, false});
+      out.sites.push_back({Kind::Unknown, "extension function " + e.exported, e.function, e.lines, false, false});
   }
   // Triton launches of kernels this file does not define.
   for (const triton::Launch &l : f.triton.launches)
     if (reachable.count(l.function) && l.candidates.empty() && !l.kernel)
-      out.sites.push_back({Kind::Unknown, "kernel " + l.kernelText, l.function, l.lines, false});
+      out.sites.push_back({Kind::Unknown, "kernel " + l.kernelText, l.function, l.lines, false, false});
 
   for (const kernels::Kernel &k : f.kernels.kernels) {
     const Kind kind = ofKernelWork(k.work);
@@ -338,10 +343,10 @@ GradedPath gradedPath(const Facts &f) {
                              kernels::kernelWorkName(k.work) + ")";
     if (!k.reachedFromForward) {
       if (kind == Kind::Statistic || kind == Kind::Contraction)
-        out.unreachedReducingKernels.push_back({kind, what, "", {k.lines.begin, k.lines.begin}, false});
+        out.unreachedReducingKernels.push_back({kind, what, "", {k.lines.begin, k.lines.begin}, false, false});
       continue;
     }
-    Site s{kind, what, "", launchLine(f, reachable, k), false};
+    Site s{kind, what, "", launchLine(f, reachable, k), false, false};
     (kind == Kind::None ? out.pointwiseKernels : out.otherKernels).push_back(std::move(s));
   }
   out.unseenModules = f.kernels.unresolvedLocalImports;
@@ -353,10 +358,12 @@ std::vector<Site> referenceSites(const problems::ReferenceSummary &ref) {
   if (!ref.found || ref.modelClass.empty())
     return out;
   const py::PythonFacts &py = ref.facts;
-  // The model's methods other than __init__ and the module functions they call.
+  // The methods other than __init__ of the model and of the other module classes of the file
+  // (the blocks it is built from: `self.attn = CausalSelfAttention(...)`), and the module
+  // functions they call.
   std::set<std::string> counted;
   for (const py::Function &fn : py.functions)
-    if (fn.className == ref.modelClass && fn.name != "__init__")
+    if (!fn.className.empty() && fn.name != "__init__" && fn.qualname == fn.className + "." + fn.name)
       counted.insert(fn.qualname);
   for (const py::Call &c : py.calls)
     if (counted.count(c.function))
@@ -369,11 +376,11 @@ std::vector<Site> referenceSites(const problems::ReferenceSummary &ref) {
     const CallKind k = classifyCall(py, modules, c);
     if (k.own || (k.kind != Kind::Statistic && k.kind != Kind::Contraction))
       continue;
-    out.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op)});
+    out.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op), isScan(k.op)});
   }
   for (const py::OperatorUse &op : py.operators)
     if (op.op == "@" && counted.count(op.function))
-      out.push_back({Kind::Contraction, "@", op.function, op.lines, false});
+      out.push_back({Kind::Contraction, "@", op.function, op.lines, false, false});
   return out;
 }
 

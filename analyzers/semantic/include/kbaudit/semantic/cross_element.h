@@ -31,6 +31,8 @@ const char *kindName(Kind k);
 Kind ofOpName(std::string_view name);
 /// A `torch.nn` module class by its resolved name ("torch.nn.LayerNorm"); Unknown when not known.
 Kind ofModuleClass(std::string_view resolved);
+/// A scan op (cumsum, cumprod, cummax, cummin, logcumsumexp) by its last name segment.
+bool isScan(std::string_view name);
 /// The op or module normalizes with batch statistics (BatchNorm): whether those or the stored
 /// running statistics are used depends on the module's train/eval mode, which the grader sets.
 bool batchStatistics(std::string_view nameOrClass);
@@ -47,6 +49,8 @@ struct Site {
   std::string function;
   LineRange lines;
   bool usesBatchStatistics = false;
+  /// A scan (cumsum, cumprod, ...): a Statistic whose result is a running value per element.
+  bool scan = false;
 };
 
 /// What the graded entry point's reached path does across elements.
@@ -68,8 +72,9 @@ struct GradedPath {
 
 GradedPath gradedPath(const Facts &facts);
 
-/// The cross-element operations of the reference's model: calls in its methods other than
-/// `__init__` (and the module functions they call) and the nn modules its `__init__` builds.
+/// The cross-element operations of the reference's model: calls in the methods other than
+/// `__init__` of its classes (the model and the blocks it is built from) and in the module
+/// functions they call.
 std::vector<Site> referenceSites(const problems::ReferenceSummary &ref);
 
 } // namespace kbaudit::semantic::cross
