@@ -131,5 +131,31 @@ class Model(torch.nn.Module):
   EXPECT_TRUE(has(g, cross::Kind::Statistic, "softmax"));
 }
 
+TEST(SemanticCrossElement, ReferenceBlocksAndScans) {
+  // The statistic sits in a block class the model is built from; a cumsum is a scan.
+  const problems::ReferenceSummary ref = problems::summarizeReference(R"(import torch
+import torch.nn as nn
+
+class Norm(nn.Module):
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = Norm()
+
+    def forward(self, x):
+        return self.norm(x).cumsum(-1)
+)");
+  const std::vector<cross::Site> sites = cross::referenceSites(ref);
+  EXPECT_TRUE(has(sites, cross::Kind::Statistic, "mean"));
+  bool scan = false;
+  for (const cross::Site &s : sites)
+    if (s.what.find("cumsum") != std::string::npos)
+      scan = s.scan;
+  EXPECT_TRUE(scan);
+}
+
 } // namespace
 } // namespace kbaudit
