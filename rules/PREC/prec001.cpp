@@ -2,6 +2,7 @@
 // problem's contract (an fp32 problem multiplied in fp16/bf16/tf32, a bf16 problem in fp8).
 
 #include "all_checks.h"
+#include "prec001_python_sites.h"
 #include "prec001_reach.h"
 #include "semantic_names.h"
 
@@ -22,8 +23,8 @@ namespace {
 using precreach::Reach;
 
 unsigned bitsOf(std::string_view dtype) {
-  if (dtype.starts_with("fp6"))
-    return 6; // PTX e3m2 / e2m3: dtypeBits does not know them
+  if (dtype.starts_with("fp6") && dtype != "fp64")
+    return 6; // PTX e3m2 / e2m3: dtypeBits does not know them (fp64 is not one of them)
   return problems::dtypeBits(dtype);
 }
 
@@ -226,6 +227,8 @@ public:
       return;
     }
     pythonCasts();
+    pythonSites(prec001::activationCasts(facts_));
+    pythonSites(prec001::narrowModules(facts_));
     autocast();
     tritonDots();
     tritonQuantizePasses();
@@ -334,6 +337,15 @@ private:
       if (!fn || root.empty() || (root != "self" && !isParam(*fn, root)))
         continue; // masks, indices and results computed locally
       report(c.lines, "`" + c.callee + "` on an input or weight in " + c.function, dtype, reach);
+    }
+  }
+
+  // Activations narrowed before the math, modules built narrow (prec001_python_sites.h).
+  void pythonSites(const std::vector<prec001::NarrowingSite> &sites) {
+    for (const prec001::NarrowingSite &s : sites) {
+      const Reach reach = pythonReach(s.function);
+      if (reach != Reach::Unreached && below(s.dtype) && !referenceUses(s.dtype))
+        report(s.lines, s.site, s.dtype, reach);
     }
   }
 

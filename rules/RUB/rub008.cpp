@@ -9,6 +9,7 @@
 
 #include "all_checks.h"
 #include "semantic_names.h"
+#include "rub008_module_state.h"
 #include "rub_branch_work.h"
 
 #include <algorithm>
@@ -47,7 +48,9 @@ std::set<std::string> stateNames(const py::PythonFacts &facts, const std::string
     const std::string_view callee = a.value.resolved;
     const std::string_view last = lastSegment(callee);
     const bool parameter = last == "Parameter";
-    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+    // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
+    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
+                           std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
     if (parameter || submodule)
       out.insert(a.target.substr(5));
   }
@@ -115,18 +118,33 @@ public:
       const std::vector<std::string> missing = missingState(ctx);
       const py::Class *cls = modelClass(ctx.facts);
       if (!missing.empty() && cls && !inheritsState(*cls)) {
+        // Buffers the reference computes from constants (a causal mask, a rotary table) are
+        // rebuilt with the same values by a solution that needs them: review, not harm.
+        const problems::ReferenceSummary &ref = ctx.problem->reference;
+        const std::set<std::string> constant = constantBuffers(ref.facts, ref.modelClass + ".__init__");
+        std::vector<std::string> shown;
+        for (const std::string &n : missing)
+          if (!constant.count(n))
+            shown.push_back(n);
+        const bool onlyConstant = shown.empty();
+        if (onlyConstant)
+          shown = missing;
         std::string names;
-        for (size_t i = 0; i < missing.size() && i < 4; ++i)
-          names += (i ? ", " : "") + ("'" + missing[i] + "'");
+        for (size_t i = 0; i < shown.size() && i < 4; ++i)
+          names += (i ? ", " : "") + ("'" + shown[i] + "'");
         sink.report({cls->lines.begin, cls->lines.begin},
                     {{"how", "never registers the reference's state " + names +
                                  ", which the grader's load_state_dict(strict=False) then drops silently"}},
-                    "the problem's grader loads the reference's state leniently; the solution computes with its own "
-                    "initial values for that state (identity norms, zero running statistics) instead of the "
-                    "reference's",
-                    Confidence::Medium);
+                    onlyConstant ? "the reference computes these buffers from constants and its constructor's "
+                                   "arguments, so a solution that rebuilds them uses the same values"
+                                 : "the problem's grader loads the reference's state leniently; the solution computes "
+                                   "with its own initial values for that state (identity norms, zero running "
+                                   "statistics) instead of the reference's",
+                    onlyConstant ? Confidence::Low : Confidence::Medium);
         return;
       }
+      if (cls && !inheritsState(*cls) && droppedFlags(ctx, *cls, sink))
+        return;
     }
     // Renamed state without a lenient load fails a strict harness loudly; it is worth a
     // look (the harness may load leniently) but is no evidence of gaming by itself.
@@ -154,6 +172,30 @@ private:
       if (!have.count(n))
         missing.push_back(n);
     return missing;
+  }
+
+  /// Same-named torch.nn submodules built without state the reference's have (affine
+  /// parameters, a bias, running statistics); reports each and returns whether any was found.
+  static bool droppedFlags(const CheckContext &ctx, const py::Class &cls, FindingSink &sink) {
+    const problems::ReferenceSummary &ref = ctx.problem->reference;
+    if (!ref.found || ref.modelClass.empty())
+      return false;
+    const std::vector<DroppedModuleState> dropped =
+        droppedModuleState(ref.facts, ref.modelClass + ".__init__", ctx.facts.python, cls.name + ".__init__");
+    for (const DroppedModuleState &d : dropped) {
+      std::string state;
+      for (const std::string &s : d.state)
+        state += (state.empty() ? "'" : ", '") + s + "'";
+      sink.report(d.lines,
+                  {{"how", "builds '" + d.name + "' as " + d.cls + "(..., " + d.flag + "), leaving " + state +
+                               " out of its state dict for the grader's load_state_dict(strict=False) to drop"}},
+                  d.parameters ? "the problem's grader loads the reference's state leniently; the module computes "
+                                 "without the reference's parameters (as if they kept their initial values)"
+                               : "only running statistics are dropped; they change the output only when the grader "
+                                 "runs the model in eval mode",
+                  d.parameters ? Confidence::Medium : Confidence::Low);
+    }
+    return !dropped.empty();
   }
 
   /// A model class deriving from something other than nn.Module (the reference's Model, a

@@ -1,0 +1,185 @@
+// State a same-named torch.nn submodule leaves out by a constructor flag (rub008_module_state.h).
+
+#include "rub008_module_state.h"
+
+#include "semantic_names.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace kbaudit::rules::rub {
+namespace {
+
+using pytext::lastSegment;
+using pytext::startsWith;
+
+/// A constructor flag that decides whether a torch.nn module registers some state.
+struct StateFlag {
+  std::string_view keyword;
+  int position; ///< index among positional arguments
+  bool byDefault;
+  std::vector<std::string_view> state;
+  bool parameters;
+};
+
+/// The state flags of the torch.nn classes whose state the references of kernel suites
+/// carry, with their positions in the constructors' signatures.
+const std::vector<StateFlag> *flagsOf(std::string_view cls) {
+  static const std::map<std::string_view, std::vector<StateFlag>> table = {
+      {"Linear", {{"bias", 2, true, {"bias"}, true}}},
+      {"Bilinear", {{"bias", 3, true, {"bias"}, true}}},
+      {"Conv1d", {{"bias", 7, true, {"bias"}, true}}},
+      {"Conv2d", {{"bias", 7, true, {"bias"}, true}}},
+      {"Conv3d", {{"bias", 7, true, {"bias"}, true}}},
+      {"ConvTranspose1d", {{"bias", 7, true, {"bias"}, true}}},
+      {"ConvTranspose2d", {{"bias", 7, true, {"bias"}, true}}},
+      {"ConvTranspose3d", {{"bias", 7, true, {"bias"}, true}}},
+      {"LayerNorm", {{"elementwise_affine", 2, true, {"weight", "bias"}, true}, {"bias", 3, true, {"bias"}, true}}},
+      {"RMSNorm", {{"elementwise_affine", 2, true, {"weight"}, true}}},
+      {"GroupNorm", {{"affine", 3, true, {"weight", "bias"}, true}}},
+      {"BatchNorm1d", {{"affine", 3, true, {"weight", "bias"}, true},
+                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"BatchNorm2d", {{"affine", 3, true, {"weight", "bias"}, true},
+                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"BatchNorm3d", {{"affine", 3, true, {"weight", "bias"}, true},
+                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm1d", {{"affine", 3, false, {"weight", "bias"}, true},
+                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm2d", {{"affine", 3, false, {"weight", "bias"}, true},
+                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm3d", {{"affine", 3, false, {"weight", "bias"}, true},
+                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+  };
+  const auto it = table.find(cls);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+/// `self.<name> = torch.nn.<Class>(...)` in `init`: name -> the constructor call.
+std::map<std::string, const py::Call *> torchSubmodules(const py::PythonFacts &py, const std::string &init) {
+  std::map<std::string, const py::Call *> out;
+  for (const py::Assignment &a : py.assignments) {
+    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute ||
+        a.value.kind != py::ExprKind::Call || !startsWith(a.value.resolved, "torch.nn."))
+      continue;
+    for (const py::Call &c : py.calls)
+      if (c.function == init && c.resolved == a.value.resolved && a.value.lines.overlaps(c.lines) &&
+          c.lines.begin == a.value.lines.begin)
+        out[a.target.substr(5)] = &c;
+  }
+  return out;
+}
+
+/// The flag's value as the call passes it (or its default); nullopt when not static.
+std::optional<bool> flagValue(const py::PythonFacts &py, const py::Call &c, const StateFlag &f) {
+  const py::Argument *a = c.keywordArg(f.keyword);
+  if (!a)
+    a = c.positionalArg(static_cast<unsigned>(f.position));
+  if (!a)
+    return f.byDefault;
+  return staticTruth(py, a->value);
+}
+
+/// Factories whose values are random or uninitialised: a buffer made with one carries values
+/// only the reference's copy has.
+bool isRandomFactory(std::string_view resolved) {
+  const std::string_view last = lastSegment(resolved);
+  for (std::string_view f : {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+                             "normal", "normal_", "uniform_", "bernoulli", "multinomial", "empty", "empty_like",
+                             "exponential_", "geometric_", "cauchy_", "log_normal_"})
+    if (last == f)
+      return true;
+  return startsWith(resolved, "torch.nn.init.") || startsWith(resolved, "numpy.random.") ||
+         startsWith(resolved, "random.");
+}
+
+/// Whether the calls on `lines` of `function` (or, for a name, on the lines that bind it
+/// there) include a random or uninitialised factory; nullopt when the value cannot be traced.
+std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &function, const py::Expr &value) {
+  std::vector<LineRange> ranges;
+  if (value.kind == py::ExprKind::Call || value.kind == py::ExprKind::BinaryOp)
+    ranges.push_back(value.lines);
+  else if (value.kind == py::ExprKind::Name)
+    for (const py::Assignment &a : py.assignments)
+      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == value.text)
+        ranges.push_back(a.value.lines);
+  if (ranges.empty())
+    return std::nullopt;
+  for (const py::Call &c : py.calls)
+    if (c.function == function)
+      for (const LineRange &r : ranges)
+        if (r.overlaps(c.lines) && isRandomFactory(c.resolved))
+          return true;
+  return false;
+}
+
+} // namespace
+
+bool isStatelessModule(std::string_view resolved) {
+  if (!startsWith(resolved, "torch.nn."))
+    return false;
+  const std::string_view name = lastSegment(resolved);
+  for (std::string_view c :
+       {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Identity", "Flatten",
+        "Unflatten", "ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Hardtanh", "LeakyReLU", "ELU", "SELU", "CELU",
+        "Mish", "Softplus", "Softsign", "Hardswish", "Hardsigmoid", "LogSigmoid", "Tanhshrink", "Threshold", "GLU",
+        "Softmax", "LogSoftmax", "Softmin", "Softmax2d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+        "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "Upsample", "UpsamplingNearest2d",
+        "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Fold", "Unfold", "ZeroPad1d",
+        "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+        "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+        "CosineSimilarity", "PairwiseDistance"})
+    if (name == c)
+      return true;
+  return false;
+}
+
+std::set<std::string> constantBuffers(const py::PythonFacts &py, const std::string &init) {
+  std::set<std::string> out;
+  for (const py::Call &c : py.calls) {
+    if (c.function != init || c.receiver != "self" || c.method != "register_buffer")
+      continue;
+    const py::Argument *name = c.positionalArg(0);
+    const py::Argument *value = c.positionalArg(1);
+    if (!value)
+      value = c.keywordArg("tensor");
+    if (!name || !name->value.string || !value)
+      continue;
+    if (randomIn(py, init, value->value) == false)
+      out.insert(name->value.string->value);
+  }
+  return out;
+}
+
+std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &reference, const std::string &refInit,
+                                                   const py::PythonFacts &solution, const std::string &solInit) {
+  std::vector<DroppedModuleState> out;
+  const auto refModules = torchSubmodules(reference, refInit);
+  for (const auto &[name, sol] : torchSubmodules(solution, solInit)) {
+    const auto ref = refModules.find(name);
+    if (ref == refModules.end() || lastSegment(ref->second->resolved) != lastSegment(sol->resolved))
+      continue;
+    const std::vector<StateFlag> *flags = flagsOf(lastSegment(sol->resolved));
+    if (!flags)
+      continue;
+    // One entry per module: `elementwise_affine=False` and `bias=False` may both drop `bias`.
+    DroppedModuleState d{name, sol->callee, {}, {}, false, sol->lines};
+    for (const StateFlag &f : *flags) {
+      const std::optional<bool> wanted = flagValue(reference, *ref->second, f);
+      const std::optional<bool> has = flagValue(solution, *sol, f);
+      if (wanted != true || has != false)
+        continue;
+      d.flag += (d.flag.empty() ? "" : ", ") + std::string(f.keyword) + "=False";
+      d.parameters = d.parameters || f.parameters;
+      for (std::string_view s : f.state)
+        if (std::find(d.state.begin(), d.state.end(), name + "." + std::string(s)) == d.state.end())
+          d.state.push_back(name + "." + std::string(s));
+    }
+    if (!d.flag.empty())
+      out.push_back(std::move(d));
+  }
+  return out;
+}
+
+} // namespace kbaudit::rules::rub

@@ -1,0 +1,49 @@
+#pragma once
+
+// RUB008's reading of module state under a lenient grader.
+//
+// A torch.nn submodule the solution builds under the
+// reference's name and class, but with a constructor flag that leaves out state the
+// reference's module has (`nn.LayerNorm(d, elementwise_affine=False)`,
+// `nn.BatchNorm2d(c, affine=False)`, `track_running_stats=False`, `bias=False`). The names
+// match, so a check on names sees nothing, yet `load_state_dict(strict=False)` drops the
+// reference's `ln.weight`/`bn.running_mean` without a word.
+
+#include "kbaudit/python/facts.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbaudit::rules::rub {
+
+struct DroppedModuleState {
+  std::string name;               ///< the submodule's attribute ("ln")
+  std::string cls;                ///< its class as written in the solution ("nn.LayerNorm")
+  std::string flag;               ///< "elementwise_affine=False"
+  std::vector<std::string> state; ///< what is dropped: "ln.weight", "ln.bias"
+  /// The dropped state scales or shifts the output (affine parameters, a bias); running
+  /// statistics only matter when the grader runs the model in eval mode.
+  bool parameters = true;
+  LineRange lines;                ///< the solution's constructor call
+};
+
+/// A torch.nn class (resolved, "torch.nn.Dropout") that registers no parameters and no
+/// buffers: dropout, activations, pooling, reshaping, softmax. A submodule of such a class
+/// puts nothing in the state dict, so leaving it out drops nothing.
+bool isStatelessModule(std::string_view resolved);
+
+/// Names of the buffers `init` registers (`self.register_buffer("mask", ...)`) whose value
+/// is computed from constants and the constructor's arguments alone (a causal mask, a
+/// rotary table): no random or uninitialised factory in it. A solution that rebuilds such a
+/// buffer computes with the same values the lenient load would have copied.
+std::set<std::string> constantBuffers(const py::PythonFacts &facts, const std::string &init);
+
+/// Submodules of `solInit` (the solution's model constructor) that drop state the same-named
+/// submodule of `refInit` (the reference's) has. Flags kbaudit cannot resolve statically are
+/// left alone.
+std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &reference, const std::string &refInit,
+                                                   const py::PythonFacts &solution, const std::string &solInit);
+
+} // namespace kbaudit::rules::rub
