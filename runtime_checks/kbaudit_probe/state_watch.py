@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 
-from .events import HIGH, LOW, MEDIUM, PAST, RUN, signal_name, where
+from .events import HIGH, LOW, MEDIUM, OTHER, PAST, RUN, signal_name, where
 
 # Threads and processes the solution left behind get this long to finish after its code returns
 # (a worker finishing its last item is not work escaping the call) before they count.
@@ -132,6 +132,14 @@ class StateWatch:
 
         _thread.start_new_thread = _thread.start_new = start_new_thread
         events.watch_ctypes()
+        if self.harness.device == "cuda":
+            # The CUDA driver starts its own threads (named cuda-EvtHandlR and the like) at the
+            # first allocation: started now, they are noted as the library's, not the solution's.
+            try:
+                self.harness.torch.empty(1, device="cuda")
+                self.harness.torch.cuda.synchronize()
+            except Exception:
+                pass
         self.note_library_tasks()
 
     def note_library_tasks(self):
@@ -264,9 +272,10 @@ class StateWatch:
                  "profile function for new threads (threading.setprofile)")
         now = (sys.gettrace(), sys.getprofile(), threading.gettrace(), threading.getprofile())
         for i, (old, new) in enumerate(zip(before["tracers"], now)):
-            if new is not old and new is not None:
+            code = code_of(new)
+            if new is not old and new is not None and (code is None or self.events.whose(code.co_filename) != OTHER):
+                # The solution's (or a C function's; a library's own tracer is its business).
                 setters[i](old)
-                code = code_of(new)
                 whose = " (%s:%d)" % (os.path.basename(code.co_filename), code.co_firstlineno) if code else ""
                 self.events.record("process-control", "after %s a %s%s was left installed; removed" % (
                     stage, names[i], whose), MEDIUM if i < 2 else LOW)
