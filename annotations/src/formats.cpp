@@ -39,8 +39,12 @@ llvm::json::Value runtimeJson(const std::optional<runtime::RuntimeReport> &repor
                                         {"numbers", std::move(numbers)}});
   }
   llvm::json::Array events;
-  for (const runtime::RuntimeEvent &e : r.events)
-    events.push_back(llvm::json::Object{{"kind", str(e.kind)}, {"detail", str(e.detail)}});
+  for (const runtime::RuntimeEvent &e : r.events) {
+    llvm::json::Object event{{"kind", str(e.kind)}, {"detail", str(e.detail)}};
+    if (!e.confidence.empty())
+      event["confidence"] = str(e.confidence);
+    events.push_back(std::move(event));
+  }
   llvm::json::Array seeds;
   for (int s : r.seeds)
     seeds.push_back(s);

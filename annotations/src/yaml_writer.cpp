@@ -224,6 +224,8 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
       doc.item();
       doc.scalar(8, "kind", e.kind, ScalarStyle::Plain);
       doc.scalar(8, "detail", e.detail, ScalarStyle::Quoted);
+      if (!e.confidence.empty())
+        doc.scalar(8, "confidence", e.confidence, ScalarStyle::Plain);
     }
   }
 }

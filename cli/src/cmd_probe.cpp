@@ -5,6 +5,7 @@
 #include "runs.h"
 #include "usage.h"
 
+#include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
 
@@ -57,8 +58,13 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         << (p.rule.empty() ? "-" : t(p.rule)) << t(p.reason) << "\n";
   }
   for (const runtime::RuntimeEvent &e : r.events) {
-    found = true;
-    out << "event:   " << t(e.kind) << ": " << t(e.detail) << "\n";
+    // A low-confidence event is listed for review, as its finding would be; it does not flag.
+    found |= e.confidence != "low";
+    const std::string rule(annotations::eventRule(e.kind));
+    out << "event:   " << t(e.kind);
+    if (!rule.empty() || !e.confidence.empty())
+      out << " [" << (rule.empty() ? "-" : rule) << (e.confidence.empty() ? "" : ", " + t(e.confidence)) << "]";
+    out << ": " << t(e.detail) << "\n";
   }
   if (r.outcome == "unavailable")
     return kExitInternal;

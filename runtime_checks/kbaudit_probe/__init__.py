@@ -8,8 +8,10 @@ controls), framed with a nonce read from stdin before any solution code runs.
 Every probe reports `passed`, `finding` (with the kbaudit rule it is evidence for), `skipped`
 (with the reason: a probe that cannot run on this device says so instead of passing) or `error`.
 
-Modules: `events` (the audit hook), `numerics` (error measures), `cpu_mapping` (running CUDA-
-and Triton-targeted code on CPU tensors under Triton's interpreter), `sizing` (shapes that fit
-the interpreter), `harness` (loading, calling, reporting), `probes/*` (one module per family),
-`cli` (the entry point).
+Modules: `events` (the audit hook), `state_watch` (process state compared around the solution's
+code: the probe's own frames and objects, descriptors, signals, tracing, threads, children),
+`numerics` (error measures), `cpu_mapping` (running CUDA- and Triton-targeted code on CPU tensors
+under Triton's interpreter), `sizing` (shapes that fit the interpreter), `protocol` (the calling
+conventions: KernelBench, config and state, GPU MODE), `harness` (loading, calling, reporting),
+`probes/*` (one module per family), `cli` (the entry point).
 """

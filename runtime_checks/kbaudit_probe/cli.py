@@ -27,7 +27,7 @@ def main(argv=None):
     nonce = sys.stdin.readline().strip()
     answer = os.fdopen(os.dup(args.answer_fd), "w")
     os.close(args.answer_fd)
-    events = Events(os.getcwd(), args.problem)
+    events = Events(os.getcwd(), args.problem, run=args.run, answer_fd=answer.fileno())
     sys.addaudithook(events.hook)
     report = {"nonce": nonce, "device": args.device, "python": sys.version.split()[0], "probes": [],
               "events": events.items, "notes": []}
@@ -66,7 +66,7 @@ def main(argv=None):
                 pass
         probe = Harness(args, events, mapping)
         report["seeds"] = probe.seeds
-        arm_deadline(probe.time_left() if args.budget > 0 else 0)
+        probe.deadline_armed = arm_deadline(probe.time_left() if args.budget > 0 else 0)
         try:
             probe.setup()
         except SetupError as e:

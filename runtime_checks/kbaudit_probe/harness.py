@@ -11,6 +11,7 @@ import time
 from . import protocol, sizing
 from .cpu_mapping import NeedsCuda
 from .numerics import clone_inputs, floor_of, map_inputs, relative_error
+from .state_watch import StateWatch
 
 # Every input the solution is called with is kept alive (up to this many bytes), so no address it
 # saw comes back to it with other contents: an output cache keyed on pointers then shows up in
@@ -45,7 +46,8 @@ class OutOfTime(BaseException):
 
 def arm_deadline(seconds):
     """Raises OutOfTime in the main thread after `seconds` (0: never), so a call that runs past
-    the budget ends with an answer instead of being killed by the sandbox."""
+    the budget ends with an answer instead of being killed by the sandbox. Returns whether it
+    armed the timer."""
     import signal
 
     def expire(signum, frame):
@@ -54,6 +56,8 @@ def arm_deadline(seconds):
     if seconds > 0 and hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, expire)
         signal.setitimer(signal.ITIMER_REAL, seconds)
+        return True
+    return False
 
 
 def disarm_deadline():
@@ -93,6 +97,10 @@ class Harness:
         self.notes = []
         # The reference's (and the solution's same-named) constants before any shape changed them.
         self.default_constants = {}
+        # Process state compared around the solution's code (state_watch.py); whether the SIGALRM
+        # deadline is armed (its handler and timer are the probe's, put back when changed).
+        self.watch = StateWatch(events, self)
+        self.deadline_armed = False
 
     @property
     def interpreted(self):
@@ -128,30 +136,31 @@ class Harness:
         torch = self.torch
         stage = "reference"
         try:
+            if protocol.gpumode_problem(self.args.problem):
+                # GPU MODE's reference imports task.py and utils.py from beside it (so does the
+                # solution: `from task import input_t`); after the run's own directory.
+                sys.path.append(self.args.problem)
             self.ref_mod = load_module(os.path.join(self.args.problem, "reference.py"), "reference")
-            self.ref_cls = getattr(self.ref_mod, "Model")
+            self.protocol = protocol.detect(self.ref_mod, self.args.problem, load_module, self.interpreted)
+            self.ref_cls = self.protocol.reference_class()
+            self.entry = self.protocol.entry(self.ref_cls)
+            if self.protocol.note():
+                self.notes.append(self.protocol.note())
             # The baseline for the global-state probe: after the reference, before the solution.
             self.state_before_import = self.global_state()
             stage = "solution"
             # Sidecar modules next to solution.py import as they would beside it in the harness.
             sys.path.insert(0, self.args.run)
+            self.watch.install()
             self.events.watching = True
             self.importing = True
-            self.sol_mod = load_module(os.path.join(self.args.run, "solution.py"), "solution")
+            with self.watch.region("import"):  # (assigns no probe attribute inside: that is what it compares)
+                module = load_module(os.path.join(self.args.run, "solution.py"), "solution")
+            self.sol_mod = module
             self.importing = False
             self.raise_if_refused()
             self.state_after_import = self.global_state()
-            self.sol_cls = getattr(self.sol_mod, "ModelNew", None) or getattr(self.sol_mod, "Model")
-            stage = "reference"
-            watching, self.events.watching = self.events.watching, False
-            try:
-                self.protocol = protocol.detect(self.ref_mod, self.args.problem, load_module, self.interpreted)
-            finally:
-                self.events.watching = watching
-            self.entry = self.protocol.entry(self.ref_cls)
-            if self.protocol.name != "kernelbench":
-                self.notes.append("protocol: %s (shape %s, context %d)" % (
-                    self.protocol.name, sizing.label_of(self.protocol.shape), self.protocol.context))
+            self.sol_cls = self.protocol.solution_class(self.sol_mod)
         except BaseException as e:  # SystemExit from the solution's import is its failure too
             raise SetupError(self.classify(stage, e), e) from e
         if self.interpreted and self.protocol.name == "kernelbench":
@@ -213,7 +222,9 @@ class Harness:
             ref = self.ref_cls(*copy.deepcopy(init))
             stage = "solution"
             torch.manual_seed(self.seeds[0])
-            sol = self.sol_cls(*copy.deepcopy(init))
+            init = copy.deepcopy(init)
+            with self.watch.region("construction"):
+                sol = self.sol_cls(*init)
             self.raise_if_refused()
             self.missing_keys = self.copy_weights(ref, sol)
             sol = sol.to(self.device_torch()).eval()
@@ -229,7 +240,9 @@ class Harness:
         torch = self.torch
         try:
             torch.manual_seed(self.seeds[0])
-            sol = self.sol_cls(*copy.deepcopy(self.init_inputs()))
+            init = copy.deepcopy(self.init_inputs())
+            with self.watch.region("construction"):
+                sol = self.sol_cls(*init)
             self.copy_weights(self.ref, sol)
             return sol.to(self.device_torch()).eval()
         except BaseException as e:
@@ -249,6 +262,8 @@ class Harness:
             self.smoke_inputs = self.inputs(self.seeds[0])
             self.call(self.ref, clone_inputs(self.smoke_inputs))
             self.choose_oracle()
+            # Threads torch starts for the reference's first calls are torch's, not the solution's.
+            self.watch.note_library_tasks()
             stage = "solution" if self.device == "cuda" else "solution-on-device"
             self.call(self.sol, self.smoke_inputs)
             self.raise_if_refused()
@@ -256,6 +271,8 @@ class Harness:
             raise SetupError(self.classify(stage, e), e) from e
 
     def classify(self, stage, e):
+        if isinstance(e, protocol.Unsupported):
+            return "convention"  # neither side's fault: the probes do not run this convention
         if isinstance(e, OutOfTime):
             # An import that never finishes is the solution's own hang; building and first calls
             # too slow for this CPU (or the interpreter) say nothing either way.
@@ -307,13 +324,21 @@ class Harness:
         self.events.watching = watching and solution
         start = time.monotonic()
         try:
-            with torch.no_grad():
-                out = getattr(model, self.entry)(*inputs)
-            if self.device == "cuda":
-                torch.cuda.synchronize()
+            if solution:
+                with self.watch.region("call"):
+                    out = self.invoke(model, inputs)
+            else:
+                out = self.invoke(model, inputs)
         finally:
             self.events.watching = watching
         self.call_seconds = max(getattr(self, "call_seconds", 0.0), time.monotonic() - start)
+        return out
+
+    def invoke(self, model, inputs):
+        with self.torch.no_grad():
+            out = getattr(model, self.entry)(*inputs)
+        if self.device == "cuda":
+            self.torch.cuda.synchronize()
         return out
 
     def keep(self, inputs):

@@ -237,8 +237,11 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
       // (written for a GPU), means the probe is unavailable on this machine.
       const std::string stage = root["setup_stage"].as<std::string>("");
       report.outcome = stage == "solution" ? "aborted" : "unavailable";
+      // A calling convention the probes do not run (pygpubench's kernel(output, *inputs)) is
+      // neither side's fault: unavailable, saying which.
       report.reason = (stage == "solution"             ? "the solution could not be loaded or run: "
                        : stage == "solution-on-device" ? "the solution does not run on this device: "
+                       : stage == "convention"         ? "the runtime probes do not support this calling convention: "
                        : stage == "torch"              ? ""
                                                        : "the reference does not run on this device: ") +
                       err.as<std::string>();
@@ -260,7 +263,8 @@ bool parseAnswer(const std::string &framed, const std::string &expectedNonce, Ru
         report.notes.push_back(n.as<std::string>(""));
     if (const YAML::Node events = root["events"]; events && events.IsSequence())
       for (const auto &e : events)
-        report.events.push_back({e["kind"].as<std::string>(""), e["detail"].as<std::string>("")});
+        report.events.push_back(
+            {e["kind"].as<std::string>(""), e["detail"].as<std::string>(""), e["confidence"].as<std::string>("")});
   } catch (const YAML::Exception &e) {
     why = std::string("the answer is not valid JSON: ") + e.what();
     return false;

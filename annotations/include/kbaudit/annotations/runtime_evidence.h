@@ -3,13 +3,27 @@
 // Runtime probes confirm, clear or add findings: a probe finding under a rule raises that
 // rule's static findings to high confidence (or adds one when the rule was silent); a probe
 // that passed lowers the static findings it tests directly to low (a cache that is
-// invalidated correctly is not a hack); the solution reading or changing grader files is RUB002.
+// invalidated correctly is not a hack). Runtime events are evidence for the rule of their kind
+// (eventRule): the solution reading or changing grader files is RUB002, reading the harness's
+// frames or objects RUB010, raw memory RUB011, the result channel RUB012, signals and tracing
+// RUB013, threads and processes left running TIME003.
 
 #include "kbaudit/rules/finding.h"
 #include "kbaudit/runtime/probe.h"
 
+#include <optional>
+#include <string_view>
+
 namespace kbaudit::annotations {
 
 void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &report);
+
+/// The rule a runtime event of this kind is evidence for; "" for kinds that add no finding
+/// (write-outside, delete, process, network: reported in the runtime block only).
+std::string_view eventRule(std::string_view kind);
+
+/// How sure an event is (its own `confidence`; grader-file and grader-changed, which carry none,
+/// are high); nullopt for events that add no finding.
+std::optional<rules::Confidence> eventConfidence(const runtime::RuntimeEvent &event);
 
 } // namespace kbaudit::annotations

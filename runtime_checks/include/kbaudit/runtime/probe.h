@@ -36,11 +36,17 @@ struct ProbeOutcome {
   std::map<std::string, double> numbers; ///< error ratios, timings, ...
 };
 
-/// A side effect the solution had, recorded by the child's audit hook or by comparing the
-/// grader files before and after.
+/// A side effect the solution had, recorded by the child's audit hook, by the state checks
+/// around the solution's code (kbaudit_probe/state_watch.py), or by comparing the grader files
+/// before and after.
 struct RuntimeEvent {
-  std::string kind;   ///< grader-file, grader-changed, write-outside, delete, process, network
+  /// grader-file, grader-changed, write-outside, delete, process, network; introspection,
+  /// harness-state, raw-memory, result-channel, process-control, host-concurrency
+  std::string kind;
   std::string detail;
+  /// How sure the probe is that the event is harm: high (the event is the harm itself), medium,
+  /// low (review); "" where the probe does not say (the older kinds).
+  std::string confidence = "";
 };
 
 struct RuntimeReport {
