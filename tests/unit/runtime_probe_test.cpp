@@ -254,8 +254,9 @@ TEST_P(HonestSolution, PassesEveryProbe) {
   const runtime::ProbeOutcome *ablation = find(r, "kernel_ablation");
   ASSERT_NE(ablation, nullptr) << describe(r);
   EXPECT_EQ(ablation->status, triton ? "passed" : "skipped") << describe(r);
-  if (!triton)
+  if (!triton) {
     EXPECT_NE(ablation->reason.find("no Triton launch"), std::string::npos) << ablation->reason;
+  }
   const runtime::ProbeOutcome *timing = find(r, "timing");
   ASSERT_NE(timing, nullptr);
   EXPECT_EQ(timing->status, "skipped");
