@@ -100,10 +100,19 @@ public:
     for (const py::Return &r : py_.returns) {
       if (std::find(entries_.begin(), entries_.end(), r.function) == entries_.end())
         continue;
-      const auto replay = replayMentioned(r.function, r.value.text);
-      if (replay && sources_[replay->second].generator && !returned.count(replay->second))
+      // What is handed back is the replayed value (or a method of it: `.clone()`, `.to(dev)`),
+      // itself or as an item of a returned tuple; a mere mention in a condition is not.
+      std::vector<const py::Expr *> handed{&r.value};
+      for (const py::Expr &item : r.value.elements)
+        handed.push_back(&item);
+      for (const py::Expr *e : handed) {
+        const auto replay = replayMentioned(r.function, e->text);
+        if (!replay || !startsWith(e->text, replay->first) || !sources_[replay->second].generator ||
+            returned.count(replay->second))
+          continue;
         returned[replay->second] = r.function + " returns `" + replay->first + "`, computed from them, at " +
                                    lineText(r.lines);
+      }
     }
     for (std::size_t i = 0; i < sources_.size(); ++i) {
       const Source &s = sources_[i];
