@@ -1,16 +1,20 @@
 // RUB007 hardcoded-results: forward does not compute its answer from its arguments. It
 // reseeds the global RNG (so the harness's next "random" inputs are known), regenerates the
-// inputs itself (the reference's or its own `get_inputs`), loads saved tensors from disk, or
-// keeps result tensors keyed by problem shape in a literal table.
+// inputs itself (the reference's or its own `get_inputs`, GPU MODE's `generate_input`),
+// replays the harness's random stream and compares its arguments with the replay
+// (rub_replay.*), loads saved tensors from disk, or keeps result tensors keyed by problem
+// shape in a literal table.
 //
 // Left alone: seeding at module level, in `__init__` (weights initialised like the
-// reference) or in the file's own `get_inputs`; a private `torch.Generator`; constant tables
-// of the algorithm (twiddles, rope frequencies) that are not keyed by problem shape.
+// reference) or in the file's own `get_inputs`; a private `torch.Generator` whose draws are
+// never compared with the arguments; constant tables of the algorithm (twiddles, rope
+// frequencies) that are not keyed by problem shape.
 
 #include "all_checks.h"
 #include "forward_entry.h"
 #include "semantic_names.h"
 #include "rub_branch_work.h"
+#include "rub_replay.h"
 
 #include "kbaudit/semantic/python_expr_scan.h"
 
@@ -24,14 +28,6 @@ namespace {
 using namespace pytext;
 using namespace rub;
 
-const std::set<std::string_view> &globalSeeders() {
-  static const std::set<std::string_view> s = {
-      "torch.manual_seed",        "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.random.manual_seed",
-      "torch.seed",               "torch.cuda.seed",        "torch.cuda.seed_all",        "torch.set_rng_state",
-      "torch.cuda.set_rng_state", "random.seed",            "numpy.random.seed",          "np.random.seed"};
-  return s;
-}
-
 const std::set<std::string_view> &tensorLoaders() {
   static const std::set<std::string_view> s = {
       "torch.load",     "numpy.load",     "np.load",     "numpy.fromfile",        "np.fromfile", "pickle.load",
@@ -42,12 +38,6 @@ const std::set<std::string_view> &tensorLoaders() {
 
 /// The enclosing def's last segment ("forward" of "ModelNew.forward").
 std::string_view leaf(std::string_view qualname) { return lastSegment(qualname); }
-
-bool isInitLike(std::string_view qualname) {
-  const std::string_view l = leaf(qualname);
-  return l == "__init__" || l == "get_inputs" || l == "get_init_inputs" || l == "reset_parameters" ||
-         startsWith(l, "_init_weights") || l == "init_weights";
-}
 
 /// A dict literal whose keys are tuples of integers (problem shapes) and whose values are
 /// tensors built from literal data.
@@ -66,9 +56,9 @@ public:
     const std::set<std::string> reachable = reachableFromForward(f);
     for (const py::Call &c : f.python.calls) {
       const bool inForward = reachable.count(c.function) && !isInitLike(c.function);
-      if (inForward && globalSeeders().count(c.resolved))
+      if (inForward && isGlobalReseed(c.resolved))
         reportSeed(f, c, sink);
-      else if (inForward && (c.method == "get_inputs") && c.launchedKernel.empty())
+      else if (inForward && isInputGeneratorCall(c, {}))
         reportRegenerate(f, c, sink);
       else if (tensorLoaders().count(c.resolved))
         reportLoad(c, inForward, sink);
@@ -78,6 +68,7 @@ public:
         sink.report(a.lines, {{"what", "keeps tensors built from literal data in a table keyed by problem shape (" +
                                            a.target + ")"}},
                     "a dict literal with integer-tuple keys and torch.tensor values");
+    reportRngReplay(ctx, reachable, sink);
   }
 
 private:

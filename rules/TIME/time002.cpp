@@ -6,10 +6,13 @@
 #include "semantic_names.h"
 #include "time_common.h"
 
+#include "kbaudit/semantic/tensor_subclass.h"
+
 #include <algorithm>
 #include <optional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 namespace kbaudit::rules {
 namespace {
@@ -20,12 +23,11 @@ bool hasMethod(const py::Class &c, std::string_view m) {
   return std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end();
 }
 
-bool isTensorSubclass(const py::Class &c) {
-  const bool tensorBase = std::any_of(c.bases.begin(), c.bases.end(), [](const std::string &b) {
-    return b == "torch.Tensor" || b == "torch._tensor.Tensor";
-  });
-  return tensorBase || hasMethod(c, "__torch_function__") || hasMethod(c, "__torch_dispatch__");
-}
+// What a grader does with a result after the timer stops: copy it to the host, index it,
+// convert it, print it. A subclass that overrides these can compute there.
+constexpr std::string_view kReadBacks[] = {"cpu",   "cuda",   "numpy", "tolist",     "item",      "__getitem__",
+                                           "to",    "float",  "double", "half",      "contiguous", "clone",
+                                           "__array__", "__repr__", "__format__", "__float__", "detach", "data_ptr"};
 
 // Registrations whose callback runs after the call that registered it returns.
 struct LaterHook {
@@ -60,34 +62,49 @@ protected:
   }
 
 private:
-  /// The call creates an instance of `cls` (constructor, as_subclass, _make_subclass).
-  static bool instantiates(const py::Call &c, const std::string &cls) {
-    if (c.resolved == cls || c.callee == cls || c.resolved == cls + ".__new__")
-      return true;
-    if (c.method == "as_subclass" || c.method == "_make_subclass" || c.method == "_make_wrapper_subclass")
-      for (const py::Argument &a : c.args)
-        if (a.value.text == cls)
-          return true;
-    return false;
+  /// Read-back methods of `cls` that launch work: the grader's read runs them.
+  static std::vector<std::string> workingReadBacks(const PyIndex &index, const py::Class &cls) {
+    std::vector<std::string> out;
+    for (std::string_view m : kReadBacks)
+      if (hasMethod(cls, m) && index.doesWork(cls.name + "." + std::string(m)))
+        out.emplace_back(m);
+    return out;
   }
 
+  // A tensor subclass the harness receives (forward returns an instance, or rebinds the class
+  // of an argument it writes into): reading or comparing the result runs the subclass's code
+  // after the timed call. Instances used inside forward and never handed back defer nothing.
   static void checkLazySubclasses(const PyIndex &index, FindingSink &sink) {
-    for (const py::Class &cls : index.python().classes) {
-      if (!isTensorSubclass(cls))
-        continue;
-      const bool intercepts = hasMethod(cls, "__torch_function__") || hasMethod(cls, "__torch_dispatch__");
-      for (const py::Call &c : index.python().calls) {
-        // Instances made inside the class's own methods are its machinery, not forward's result.
-        if (!index.reached(c.function) || pytext::classOf(c.function) == cls.name || !instantiates(c, cls.name))
-          continue;
-        sink.report(c.lines,
-                    {{"detail", "forward builds an instance of tensor subclass `" + cls.name + "`" +
-                                    (intercepts ? " that intercepts every operation on it" : "")}},
-                    intercepts ? "the subclass overrides __torch_function__/__torch_dispatch__"
-                               : "a plain tensor subclass; it defers nothing unless it computes on access",
-                    intercepts ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+    const auto escapes = semantic::escapingSubclassInstances(
+        index.python(), index.entries(), [&](const std::string &fn) { return index.reached(fn); });
+    for (const semantic::SubclassEscape &e : escapes) {
+      const py::Class &cls = *e.cls;
+      const bool intercepts = semantic::interceptsTorchOps(cls);
+      const std::vector<std::string> reads = workingReadBacks(index, cls);
+      std::string detail = (e.rebindsArgument ? "forward rebinds its argument's class to tensor subclass `"
+                                              : "forward returns an instance of tensor subclass `") +
+                           cls.name + "`";
+      std::string evidence;
+      if (intercepts) {
+        detail += " that intercepts every operation on it";
+        evidence = "the subclass overrides __torch_function__/__torch_dispatch__";
+      } else if (!reads.empty()) {
+        std::string list;
+        for (const std::string &r : reads)
+          list += (list.empty() ? "" : ", ") + r;
+        detail += " whose read-back methods launch work";
+        evidence = "overridden read-back methods that launch work: " + list;
+      } else {
+        evidence = "a plain tensor subclass; it defers nothing unless it computes on access";
       }
+      sink.report(e.lines, {{"detail", detail}}, evidence,
+                  intercepts || !reads.empty() ? std::nullopt : std::optional<Confidence>(Confidence::Low));
     }
+  }
+
+  /// The call creates an instance of `cls` (constructor, as_subclass, _make_subclass).
+  static bool instantiates(const PyIndex &index, const py::Call &c, const py::Class &cls) {
+    return semantic::instantiates(index.python(), c, cls);
   }
 
   // A class whose destructor launches work: the work happens when the object dies, after
@@ -102,7 +119,7 @@ private:
       const py::Function *f = index.python().findFunction(del);
       bool madeByForward = false;
       for (const py::Call &c : index.python().calls)
-        if (index.reached(c.function) && instantiates(c, cls.name))
+        if (index.reached(c.function) && instantiates(index, c, cls))
           madeByForward = true;
       if (!f)
         continue;

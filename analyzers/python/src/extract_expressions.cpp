@@ -1,5 +1,6 @@
 // Expression-level facts: calls, name references, self accesses, identity checks, strings.
 
+#include "computed_target.h"
 #include "conditions.h"
 #include "extractor.h"
 
@@ -124,6 +125,15 @@ void Extractor::setattrCall(TSNode n, const Call &c, const Frame &f) {
   a.value = value->value;
   a.function = f.function.str();
   a.lines = ts::lines(n);
+  if (!isSelf) {
+    // The name is the second positional argument: keyword arguments and splats are not.
+    ts::Children positional;
+    for (TSNode arg : args)
+      if (ts::kind(arg) != K::KeywordArgument && ts::kind(arg) != K::ListSplat && ts::kind(arg) != K::DictionarySplat)
+        positional.push_back(arg);
+    if (positional.size() >= 2)
+      ComputedTargets(table_, resolver_, eval_, src_).describeSetattr(objNode, positional[1], f.scope, a);
+  }
   out_.assignments.push_back(std::move(a));
   if (isSelf && attr != "<dynamic>")
     selfAccess(attr, Access::Write, n, f);

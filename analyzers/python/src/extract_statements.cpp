@@ -1,6 +1,7 @@
 // Statement-level facts: imports, defs and classes, assignments, branches (with their arms),
 // returns, try/except.
 
+#include "computed_target.h"
 #include "conditions.h"
 #include "extractor.h"
 #include "imports.h"
@@ -250,6 +251,9 @@ void Extractor::emitAssignment(TSNode target, const Expr &value, llvm::StringRef
     a.resolved = a.target;
     break;
   }
+  if (a.kind == Assignment::TargetKind::Attribute || a.kind == Assignment::TargetKind::ModuleAttribute ||
+      a.kind == Assignment::TargetKind::Subscript)
+    ComputedTargets(table_, resolver_, eval_, src_).describeTarget(target, f.scope, a);
   out_.assignments.push_back(std::move(a));
 }
 

@@ -189,6 +189,8 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
   case K::Ellipsis:
     return;
   default:
+    if (ts::tokenType(n) == "type_alias_statement")
+      typeStatement(n, f);
     visitChildren(n, f, depth);
     return;
   }

@@ -70,6 +70,8 @@ private:
               std::vector<BranchArm> arms = {});
   void returnStatement(TSNode n, const Frame &f, unsigned depth);
   void tryStatement(TSNode n, const Frame &f, unsigned depth);
+  // extract_type_statement.cpp
+  void typeStatement(TSNode n, const Frame &f);
   static TSNode docstringOf(TSNode block);
 
   // extract_expressions.cpp

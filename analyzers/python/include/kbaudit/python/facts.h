@@ -107,6 +107,21 @@ struct Assignment {
   Expr value;
   std::string function;
   LineRange lines;
+  /// The library attribute written when the receiver is computed rather than named, spelled
+  /// as a dotted chain in which a call stays `callee()` and `type(v)` is `v.__class__`:
+  /// `type(torch.cuda.Event(...)).elapsed_time` -> "torch.cuda.Event().__class__.elapsed_time",
+  /// `getattr(torch, "cuda").synchronize` -> "torch.cuda.synchronize",
+  /// `importlib.import_module("time").perf_counter` -> "time.perf_counter",
+  /// `sys.modules["torch"].allclose` / `vars(torch)["allclose"]` / `torch.__dict__["allclose"]`
+  /// -> "torch.allclose", `setattr(getattr(torch, "cuda"), n, f)` -> "torch.cuda.<dynamic>";
+  /// names bound to such receivers are followed. Empty when the receiver is a plain name
+  /// chain (then `resolved` names it) or is not rooted in an import.
+  std::string computedTarget;
+  /// For a write whose attribute name is computed (`setattr(m, name, f)`, `vars(m)[name] = f`):
+  /// the string values the name statically takes, from the loops that bind it (`for name in
+  /// ("a", "b")`, over a list or tuple bound to a name, a dict's keys, `zip` and `enumerate`
+  /// columns); "<dynamic>" stands for items that do not fold. Empty when nothing is known.
+  std::vector<std::string> nameCandidates;
 };
 
 struct Decorator {

@@ -1,0 +1,339 @@
+#include "rub_replay.h"
+
+#include "semantic_names.h"
+
+#include "kbaudit/semantic/import_time.h"
+#include "kbaudit/semantic/python_expr_scan.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace kbaudit::rules::rub {
+
+using namespace pytext;
+using rubscope::GradedScope;
+namespace pyexpr = semantic::pyexpr;
+
+namespace {
+
+const std::set<std::string_view> &globalSeeders() {
+  static const std::set<std::string_view> s = {
+      "torch.manual_seed",           "torch.cuda.manual_seed",        "torch.cuda.manual_seed_all",
+      "torch.random.manual_seed",    "torch.seed",                    "torch.cuda.seed",
+      "torch.cuda.seed_all",         "torch.random.seed",             "torch.set_rng_state",
+      "torch.random.set_rng_state",  "torch.cuda.set_rng_state",      "torch.cuda.set_rng_state_all",
+      "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", "torch.cuda.random.set_rng_state",
+      "torch.default_generator.manual_seed", "torch.default_generator.set_state",
+      "torch.random.default_generator.manual_seed", "torch.cuda.default_generators[...].manual_seed",
+      "torch.cuda.default_generators[...].set_state", "random.seed", "random.setstate", "numpy.random.seed",
+      "numpy.random.set_state", "np.random.seed"};
+  return s;
+}
+
+/// A global reseed, or `torch.random.fork_rng()`, under which draws repeat the stream the
+/// harness will draw from next.
+bool isRngRestore(std::string_view resolved) {
+  return isGlobalReseed(resolved) || lastSegment(resolved) == "fork_rng";
+}
+
+/// A random draw: torch's samplers, numpy.random's, a tensor's in-place random fill.
+bool isDraw(const py::Call &c) {
+  static const std::set<std::string_view> torchDraws = {"randn",       "rand",        "randint",   "randn_like",
+                                                        "rand_like",   "randint_like", "normal",    "randperm",
+                                                        "bernoulli",   "multinomial", "poisson"};
+  static const std::set<std::string_view> fills = {"normal_", "uniform_", "random_", "bernoulli_", "exponential_",
+                                                   "cauchy_", "log_normal_", "geometric_"};
+  const std::string_view last = lastSegment(c.resolved);
+  if (startsWith(c.resolved, "torch.") && torchDraws.count(last))
+    return true;
+  if (startsWith(c.resolved, "numpy.random.") && !isGlobalReseed(c.resolved) && last != "get_state" &&
+      last != "default_rng" && last != "RandomState" && last != "Generator")
+    return true;
+  return fills.count(c.method) > 0;
+}
+
+/// What a correctness or identity check between two tensors calls.
+bool isComparison(const py::Call &c) {
+  static const std::set<std::string_view> methods = {"equal", "allclose", "isclose", "eq", "array_equal",
+                                                     "array_equiv", "assert_close"};
+  if (methods.count(c.method))
+    return true;
+  // `(x == x_ref).all()`
+  return (c.method == "all" || c.method == "any" || c.method == "item") && c.receiver.find("==") != std::string::npos;
+}
+
+struct Source {
+  const py::Call *call = nullptr;
+  bool generator = false;           ///< the problem's input generator (else a seeded draw)
+  const py::Call *reseed = nullptr; ///< the reseed or restore before it, if any
+  std::string seededGenerator;      ///< the seeded private generator the draw uses
+};
+
+class ReplayScan {
+public:
+  ReplayScan(const CheckContext &ctx, const std::set<std::string> &reachable)
+      : facts_(ctx.facts), py_(ctx.facts.python), scope_(ctx.facts), reachable_(reachable),
+        atImport_(semantic::functionsRunAtImport(ctx.facts.python, scope_)),
+        generators_(referenceInputGenerators(ctx.problem)), entries_(ctx.facts.kernels.entryPoints) {
+    collectSeededGenerators();
+    collectSources();
+    collectNames();
+    collectInputs();
+  }
+
+  void report(FindingSink &sink) const {
+    std::map<std::size_t, std::string> compared, returned;
+    for (const py::Call &c : py_.calls) {
+      if (!reachable_.count(c.function) || !isComparison(c))
+        continue;
+      std::string text = c.receiver;
+      for (const py::Argument &a : c.args)
+        text += " " + a.value.text;
+      const std::optional<std::pair<std::string, std::size_t>> replay = replayMentioned(c.function, text);
+      const std::string input = inputMentioned(c.function, text);
+      if (replay && !input.empty() && !compared.count(replay->second))
+        compared[replay->second] = "`" + replay->first + "` is compared with forward's input `" + input + "` at " +
+                                   lineText(c.lines);
+    }
+    for (const py::Return &r : py_.returns) {
+      if (std::find(entries_.begin(), entries_.end(), r.function) == entries_.end())
+        continue;
+      // What is handed back is the replayed value (or a method of it: `.clone()`, `.to(dev)`),
+      // itself or as an item of a returned tuple; a mere mention in a condition is not.
+      std::vector<const py::Expr *> handed{&r.value};
+      for (const py::Expr &item : r.value.elements)
+        handed.push_back(&item);
+      for (const py::Expr *e : handed) {
+        const auto replay = replayMentioned(r.function, e->text);
+        if (!replay || !startsWith(e->text, replay->first) || !sources_[replay->second].generator ||
+            returned.count(replay->second))
+          continue;
+        returned[replay->second] = r.function + " returns `" + replay->first + "`, computed from them, at " +
+                                   lineText(r.lines);
+      }
+    }
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      const Source &s = sources_[i];
+      // The generator called on forward's path is the regenerate finding already.
+      if (s.generator && reachable_.count(s.call->function) && isInputGeneratorCall(*s.call, {}))
+        continue;
+      const std::string how = describe(s);
+      if (auto it = compared.find(i); it != compared.end())
+        sink.report(s.call->lines, {{"what", how + " and compares its arguments with them"}}, it->second);
+      else if (auto rt = returned.find(i); rt != returned.end())
+        sink.report(s.call->lines, {{"what", how + " and answers with results computed from them"}}, rt->second);
+      else if (s.generator && s.reseed && !reachable_.count(s.call->function))
+        sink.report(s.call->lines, {{"what", how + " while the module is imported"}},
+                    "nothing on forward's path compares its arguments with them or returns results of them; an "
+                    "autotuning warm-up on reseeded inputs looks alike",
+                    Confidence::Low);
+    }
+  }
+
+private:
+  const Facts &facts_;
+  const py::PythonFacts &py_;
+  GradedScope scope_;
+  const std::set<std::string> &reachable_;
+  std::set<std::string> atImport_;
+  std::set<std::string> generators_;
+  std::vector<std::string> entries_;
+  std::map<std::string, std::set<std::string>> seeded_; ///< function -> seeded private generators
+  std::vector<Source> sources_;
+  std::map<std::string, std::map<std::string, std::size_t>> names_; ///< scope -> name -> source
+  std::map<std::string, std::set<std::string>> inputs_;             ///< function -> input names
+
+  static std::string selfScope(std::string_view function) { return classOf(function) + "#self"; }
+
+  /// Runs when the grader imports or calls the solution, outside the harness's and the
+  /// weights' own seeding places.
+  bool live(const std::string &fn, LineRange lines) const {
+    // The solution's own copy of the harness's input generator draws what the harness draws.
+    if (scope_.inMainGuard(lines) || (!fn.empty() && (isInitLike(fn) || generators_.count(std::string(lastSegment(fn))))))
+      return false;
+    return reachable_.count(fn) || semantic::runsAtImport(atImport_, scope_, fn, lines);
+  }
+
+  void collectSeededGenerators() {
+    // `g = torch.Generator(...).manual_seed(s)` and `g.manual_seed(s)` / `g.set_state(saved)`.
+    for (const py::Assignment &a : py_.assignments)
+      if (a.kind == py::Assignment::TargetKind::Name && a.value.kind == py::ExprKind::Call &&
+          (lastSegment(a.value.resolved) == "manual_seed" || lastSegment(a.value.resolved) == "set_state"))
+        seeded_[a.function].insert(a.target);
+    for (const py::Call &c : py_.calls)
+      if ((c.method == "manual_seed" || c.method == "set_state") && !c.receiver.empty() &&
+          !isGlobalReseed(c.resolved) && !startsWith(c.resolved, "torch."))
+        seeded_[c.function].insert(c.receiver);
+  }
+
+  const py::Call *reseedBefore(const py::Call &c) const {
+    const py::Call *best = nullptr;
+    for (const py::Call &r : py_.calls)
+      if (r.function == c.function && r.lines.begin <= c.lines.begin && &r != &c && isRngRestore(r.resolved) &&
+          !scope_.inMainGuard(r.lines) && (!best || r.lines.begin > best->lines.begin))
+        best = &r;
+    return best;
+  }
+
+  std::string seededGeneratorOf(const py::Call &c) const {
+    const py::Argument *g = c.keywordArg("generator");
+    if (!g)
+      return {};
+    for (const std::string &fn : {c.function, std::string()})
+      if (auto it = seeded_.find(fn); it != seeded_.end() && it->second.count(g->value.text))
+        return g->value.text;
+    return {};
+  }
+
+  void collectSources() {
+    for (const py::Call &c : py_.calls) {
+      if (!live(c.function, c.lines))
+        continue;
+      if (isInputGeneratorCall(c, generators_)) {
+        sources_.push_back({&c, true, reseedBefore(c), {}});
+        continue;
+      }
+      if (!isDraw(c))
+        continue;
+      const py::Call *reseed = reseedBefore(c);
+      std::string generator = seededGeneratorOf(c);
+      if (reseed || !generator.empty())
+        sources_.push_back({&c, false, reseed, std::move(generator)});
+    }
+  }
+
+  std::string nameScope(const py::Assignment &a) const {
+    return a.kind == py::Assignment::TargetKind::SelfAttribute ? selfScope(a.function) : a.function;
+  }
+
+  /// Names bound to a source's value, then names computed from those (two rounds).
+  void collectNames() {
+    for (const py::Assignment &a : py_.assignments) {
+      if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
+        continue;
+      for (std::size_t i = 0; i < sources_.size(); ++i) {
+        const py::Call &c = *sources_[i].call;
+        if (c.function == a.function && a.value.lines.begin <= c.lines.begin && c.lines.end <= a.value.lines.end)
+          names_[nameScope(a)].emplace(a.target, i);
+      }
+    }
+    for (int round = 0; round < 2; ++round)
+      for (const py::Assignment &a : py_.assignments) {
+        if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
+          continue;
+        if (auto replay = replayMentioned(a.function, a.value.text))
+          names_[nameScope(a)].emplace(a.target, replay->second);
+      }
+  }
+
+  /// A replay name `text` mentions, as seen from `function`: its own, module-level ones, and
+  /// its class's `self.` attributes.
+  std::optional<std::pair<std::string, std::size_t>> replayMentioned(const std::string &function,
+                                                                    std::string_view text) const {
+    for (const std::string &scope : {function, std::string(), selfScope(function)})
+      if (auto it = names_.find(scope); it != names_.end())
+        for (const auto &[name, source] : it->second)
+          if (mentionsName(text, name))
+            return std::make_pair(name, source);
+    return std::nullopt;
+  }
+
+  /// The entry points' parameters and names bound from them, and the parameters of the
+  /// file's helpers an entry point passes them to.
+  void collectInputs() {
+    for (const std::string &entry : entries_) {
+      const py::Function *fn = py_.findFunction(entry);
+      if (!fn)
+        continue;
+      std::set<std::string> &in = inputs_[entry];
+      for (std::string p : fn->params) {
+        p.erase(0, p.find_first_not_of('*'));
+        if (p != "self" && !p.empty())
+          in.insert(p);
+      }
+      // `a, b, c = data`, `x2 = x[0]`, `xc = x.contiguous()`: the input itself under another
+      // name (a tensor merely shaped like it, `torch.randn(x.shape)`, is not).
+      auto isInput = [&](const std::string &text) {
+        return std::any_of(in.begin(), in.end(), [&](const std::string &p) { return pyexpr::isViewOf(text, p); });
+      };
+      for (const py::Assignment &a : py_.assignments)
+        if (a.function == entry && a.kind == py::Assignment::TargetKind::Name && isInput(a.value.text))
+          in.insert(a.target);
+      for (const py::Call &c : py_.calls) {
+        if (c.function != entry)
+          continue;
+        const py::Function *helper = semantic::helperCalled(py_, c, c.function);
+        if (!helper)
+          continue;
+        const unsigned shift = !helper->className.empty() && !helper->params.empty() && helper->params[0] == "self";
+        unsigned position = 0;
+        for (const py::Argument &a : c.args) {
+          if (!a.keyword.empty())
+            continue;
+          if (isInput(a.value.text) && position + shift < helper->params.size())
+            inputs_[helper->qualname].insert(helper->params[position + shift]);
+          ++position;
+        }
+      }
+    }
+  }
+
+  std::string inputMentioned(const std::string &function, std::string_view text) const {
+    if (auto it = inputs_.find(function); it != inputs_.end())
+      for (const std::string &name : it->second)
+        if (mentionsName(text, name))
+          return name;
+    return {};
+  }
+
+  static std::string describe(const Source &s) {
+    if (s.generator)
+      return "regenerates the problem's inputs with " + s.call->callee + "()" +
+             (s.reseed ? " right after reseeding with " + s.reseed->callee + "()" : "");
+    if (!s.seededGenerator.empty())
+      return "replays the harness's random inputs with " + s.call->callee + "() on generator `" + s.seededGenerator +
+             "` seeded with a fixed value";
+    return "replays the harness's random inputs with " + s.call->callee + "() after " + s.reseed->callee + "()";
+  }
+};
+
+} // namespace
+
+bool isGlobalReseed(std::string_view resolved) { return globalSeeders().count(resolved) > 0; }
+
+bool isInitLike(std::string_view qualname) {
+  const std::string_view l = lastSegment(qualname);
+  return l == "__init__" || l == "get_inputs" || l == "get_init_inputs" || l == "reset_parameters" ||
+         startsWith(l, "_init_weights") || l == "init_weights";
+}
+
+bool isInputGeneratorCall(const py::Call &c, const std::set<std::string> &referenceGenerators) {
+  if (!c.launchedKernel.empty())
+    return false;
+  return c.method == "get_inputs" || c.method == "generate_input" || referenceGenerators.count(c.method) > 0;
+}
+
+std::set<std::string> referenceInputGenerators(const problems::ProblemContext *problem) {
+  std::set<std::string> out;
+  if (!problem || !problem->reference.found)
+    return out;
+  const py::PythonFacts &ref = problem->reference.facts;
+  for (const py::Function &fn : ref.functions) {
+    if (!fn.className.empty() || fn.qualname != fn.name || fn.name.empty() || fn.name.front() == '_')
+      continue;
+    const bool draws = std::any_of(ref.calls.begin(), ref.calls.end(), [&](const py::Call &c) {
+      return rubscope::inFunction(c.function, fn.qualname) && isDraw(c);
+    });
+    if (draws)
+      out.insert(fn.name);
+  }
+  return out;
+}
+
+void reportRngReplay(const CheckContext &ctx, const std::set<std::string> &reachable, FindingSink &sink) {
+  ReplayScan(ctx, reachable).report(sink);
+}
+
+} // namespace kbaudit::rules::rub
