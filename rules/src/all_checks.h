@@ -36,5 +36,6 @@ std::unique_ptr<Check> makeWrap004();
 std::unique_ptr<Check> makeWrap005();
 std::unique_ptr<Check> makeWrap006();
 std::unique_ptr<Check> makeWrap007();
+std::unique_ptr<Check> makeMem006();
 
 } // namespace kbaudit::rules

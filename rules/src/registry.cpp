@@ -38,6 +38,7 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeWrap005());
   checks.push_back(makeWrap006());
   checks.push_back(makeWrap007());
+  checks.push_back(makeMem006());
   return checks;
 }
 
