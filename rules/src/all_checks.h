@@ -37,5 +37,6 @@ std::unique_ptr<Check> makeWrap005();
 std::unique_ptr<Check> makeWrap006();
 std::unique_ptr<Check> makeWrap007();
 std::unique_ptr<Check> makeMem006();
+std::unique_ptr<Check> makeRub015();
 
 } // namespace kbaudit::rules

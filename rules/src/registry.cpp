@@ -39,6 +39,7 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeWrap006());
   checks.push_back(makeWrap007());
   checks.push_back(makeMem006());
+  checks.push_back(makeRub015());
   return checks;
 }
 
