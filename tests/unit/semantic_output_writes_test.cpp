@@ -41,6 +41,10 @@ TEST(SemanticOutputWrites, WritePaths) {
   EXPECT_EQ(fateOf("def _fill(dst, v):\n    dst.fill_(v)\ndef kernel(out, a):\n    _fill(out, 1.0)\n"),
             OutputFate::Written)
       << "a helper of the file that writes its parameter";
+  EXPECT_EQ(fateOf("import cupy\n_k = cupy.RawKernel('extern \"C\" __global__ void k(float* o) {}', 'k')\n"
+                   "def kernel(out, a):\n    _k((1,), (32,), (a.data_ptr(), out.data_ptr()))\n"),
+            OutputFate::Written)
+      << "a runtime-compiled kernel launched with the buffer's pointer";
   EXPECT_EQ(fateOf("def kernel(out, a):\n    bufs = [a, out]\n    bufs[1].zero_()\n"), OutputFate::Written);
   EXPECT_EQ(fateOf("import torch\ndef kernel(out, a):\n    torch.Tensor.copy_(out, a)\n"), OutputFate::Written)
       << "the function form of an in-place op writes its first argument";
@@ -55,6 +59,11 @@ TEST(SemanticOutputWrites, ReadsAndEscapes) {
             OutputFate::Untouched)
       << "rebinding the name does not write the buffer";
   EXPECT_EQ(fateOf("import vendor\ndef kernel(out, a):\n    vendor.run(a, out)\n"), OutputFate::Escapes);
+  EXPECT_EQ(fateOf("import vendor\ndef kernel(out, a):\n    vendor.run(a, out.cpu())\n"), OutputFate::Escapes)
+      << "another form of the buffer handed to an unknown call";
+  EXPECT_EQ(fateOf("import torch\ndef kernel(out, a):\n    torch._C._fill(out, a)\n"), OutputFate::Escapes)
+      << "a private torch binding may write";
+  EXPECT_EQ(fateOf("def kernel(out, a):\n    o = out.numpy()\n    o[:] = a\n"), OutputFate::Written);
   EXPECT_EQ(fateOf("def kernel(out, a):\n    out = a.clone()\n    out.add_(1)\n"), OutputFate::Escapes)
       << "a write after the name was rebound is not certain to reach the buffer";
   EXPECT_EQ(fateOf("def _noop(dst, v):\n    return v\ndef kernel(out, a):\n    _noop(out, a)\n"), OutputFate::Untouched)

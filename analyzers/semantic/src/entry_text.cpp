@@ -21,10 +21,10 @@ std::string_view headName(std::string_view e) {
 }
 
 bool isViewMethod(std::string_view m) {
-  static constexpr std::array<std::string_view, 24> kViews = {
-      "view",    "reshape", "view_as", "flatten",    "unflatten", "squeeze",  "unsqueeze",  "transpose",
-      "permute", "t",       "expand",  "expand_as",  "narrow",    "select",   "contiguous", "detach",
-      "split",   "chunk",   "unbind",  "as_strided", "movedim",   "swapaxes", "diagonal",   "unfold"};
+  static constexpr std::array<std::string_view, 25> kViews = {
+      "view",   "reshape",    "view_as",   "flatten",  "unflatten", "squeeze",    "unsqueeze", "transpose", "permute",
+      "t",      "expand",     "expand_as", "narrow",   "select",    "contiguous", "detach",    "split",     "chunk",
+      "unbind", "as_strided", "movedim",   "swapaxes", "diagonal",  "unfold",     "numpy"};
   return std::find(kViews.begin(), kViews.end(), m) != kViews.end();
 }
 

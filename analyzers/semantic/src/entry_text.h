@@ -18,7 +18,7 @@ namespace kbaudit::semantic::entrytext {
 std::string_view headName(std::string_view e);
 
 /// Methods returning a view or an alias of their receiver (`view`, `reshape`, `t`, `narrow`,
-/// `contiguous`, `split`, ...): writing the result writes the receiver's storage.
+/// `contiguous`, `split`, `numpy`, ...): writing the result writes the receiver's storage.
 bool isViewMethod(std::string_view method);
 
 /// `e` denotes the storage of a name in `names` (the name itself, an item or slice of it,

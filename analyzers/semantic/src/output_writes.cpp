@@ -25,9 +25,10 @@ bool isContainerLiteral(const py::Expr &e) {
          e.kind == py::ExprKind::Set;
 }
 
-/// Callees that only read a tensor handed to them: builtins, and torch's functional ops
+/// Callees that only read a tensor handed to them: builtins, and torch's public functional ops
 /// (their writing forms take `out=` or end in `_`); torch.ops holds registered custom ops,
-/// torch.distributed collectives write their argument.
+/// torch.distributed collectives write their argument, and private `torch._*` entry points
+/// (`torch._C` bindings) may write anything.
 bool onlyReads(const py::Call &c) {
   static constexpr std::array<std::string_view, 20> kBuiltins = {
       "len",  "print", "isinstance", "type", "id",  "str",   "repr", "range", "enumerate", "zip",
@@ -36,7 +37,7 @@ bool onlyReads(const py::Call &c) {
     return true;
   const std::string_view r = c.resolved;
   if (startsWith(r, "torch.") && !startsWith(r, "torch.ops.") && !startsWith(r, "torch.distributed") &&
-      !startsWith(r, "torch.library") && !isInPlaceMethod(c.method))
+      !startsWith(r, "torch.library") && !startsWith(r, "torch._") && !isInPlaceMethod(c.method))
     return true;
   return startsWith(r, "triton.") || startsWith(r, "math.");
 }
@@ -46,6 +47,20 @@ bool isExtensionCall(const Facts &facts, const py::Call &c) {
     return true;
   return std::any_of(facts.embedded.calls.begin(), facts.embedded.calls.end(), [&](const embed::ExtensionCall &e) {
     return e.function == c.function && scope::overlaps(e.lines, c.lines) && c.method == e.exported;
+  });
+}
+
+/// `k(grid, block, args)` where `k` is bound to a runtime-compiled kernel (`cupy.RawKernel`,
+/// `RawModule.get_function`, a jiterator function): a launch of authored device code.
+bool isKernelObjectCall(const py::PythonFacts &py, const py::Call &c) {
+  static constexpr std::array<std::string_view, 6> kMakers = {"RawKernel",         "get_function",
+                                                              "ElementwiseKernel", "ReductionKernel",
+                                                              "_create_jit_fn",    "_create_multi_output_jit_fn"};
+  if (c.callee.empty() || c.callee.find('(') != std::string::npos)
+    return false;
+  return std::any_of(py.assignments.begin(), py.assignments.end(), [&](const py::Assignment &a) {
+    return a.target == c.callee && a.value.kind == py::ExprKind::Call &&
+           std::find(kMakers.begin(), kMakers.end(), pytext::lastSegment(a.value.resolved)) != kMakers.end();
   });
 }
 
@@ -178,6 +193,8 @@ private:
       return write(name, c.lines, "passed to the kernel launch `" + callee + "[...]`");
     if (isExtensionCall(facts_, c))
       return write(name, c.lines, "passed to the extension function `" + c.callee + "`");
+    if (isKernelObjectCall(py_, c))
+      return write(name, c.lines, "passed to the runtime-compiled kernel `" + c.callee + "`");
     if (const py::Function *helper = localCallee(py_, c)) {
       const std::optional<std::string> param = boundParameter(*helper, c, arg, positional);
       if (!param || depth_ >= kMaxHelperDepth || visiting_.count(helper->qualname))
@@ -216,6 +233,7 @@ private:
       if (arg.value.kind == py::ExprKind::Tuple || arg.value.kind == py::ExprKind::List)
         for (const py::Expr &item : arg.value.elements)
           exprs.push_back(&item);
+      bool handled = false;
       for (const py::Expr *e : exprs) {
         const bool pointer = e->text.find("data_ptr") != std::string::npos && usesStorage(e->text, names_);
         if (isStorageOf(*e, names_) || pointer) {
@@ -224,15 +242,22 @@ private:
             write(name, c.lines, "`out=" + e->text + "` of `" + c.callee + "`");
           else
             passed(c, arg, index, names_.count(name) ? name : root_);
+          handled = true;
           break;
         }
         if (isStorageOf(*e, weak_) &&
             (!c.launchedKernel.empty() || isExtensionCall(facts_, c) || arg.keyword == "out")) {
           escape(c.lines,
                  "possibly passed as an item of `" + std::string(headName(e->text)) + "` to `" + c.callee + "`");
+          handled = true;
           break;
         }
       }
+      // Another form of the buffer (`output.numpy()`, `output + 0`) handed to a call the facts
+      // cannot see into may still share its memory.
+      if (!handled && usesStorage(arg.value.text, names_) && c.launchedKernel.empty() && !onlyReads(c) &&
+          !isExtensionCall(facts_, c) && !localCallee(py_, c) && !(isInPlaceMethod(c.method) && !c.receiver.empty()))
+        escape(c.lines, "passed (as `" + arg.value.text + "`) to `" + c.callee + "`, whose effect on it is unknown");
     }
   }
 
