@@ -128,20 +128,4 @@ std::vector<const py::Call *> callsIn(const py::PythonFacts &py, const std::stri
   return out;
 }
 
-namespace {
-void collect(const py::Expr &e, std::vector<const py::Expr *> &out, unsigned depth) {
-  out.push_back(&e);
-  if (depth < 4 && (e.kind == py::ExprKind::Tuple || e.kind == py::ExprKind::List))
-    for (const py::Expr &item : e.elements)
-      collect(item, out, depth + 1);
-}
-} // namespace
-
-std::vector<const py::Expr *> argumentExprs(const py::Call &c) {
-  std::vector<const py::Expr *> out;
-  for (const py::Argument &a : c.args)
-    collect(a.value, out, 0);
-  return out;
-}
-
 } // namespace kbaudit::semantic::entrytext

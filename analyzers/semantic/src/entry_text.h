@@ -40,8 +40,4 @@ std::vector<const py::Assignment *> assignmentsIn(const py::PythonFacts &py, con
 /// The calls of `function` and the defs nested in it.
 std::vector<const py::Call *> callsIn(const py::PythonFacts &py, const std::string &function);
 
-/// Every argument expression of `c`, with the items of literal tuples and lists among them
-/// (`k(grid, block, (a, b, out))` passes `out`).
-std::vector<const py::Expr *> argumentExprs(const py::Call &c);
-
 } // namespace kbaudit::semantic::entrytext
