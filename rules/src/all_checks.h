@@ -38,5 +38,7 @@ std::unique_ptr<Check> makeWrap005();
 std::unique_ptr<Check> makeWrap006();
 std::unique_ptr<Check> makeWrap007();
 std::unique_ptr<Check> makeWrap008();
+std::unique_ptr<Check> makeMem006();
+std::unique_ptr<Check> makeRub015();
 
 } // namespace kbaudit::rules

@@ -40,6 +40,8 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeWrap006());
   checks.push_back(makeWrap007());
   checks.push_back(makeWrap008());
+  checks.push_back(makeMem006());
+  checks.push_back(makeRub015());
   return checks;
 }
 

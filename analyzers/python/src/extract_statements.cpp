@@ -108,7 +108,8 @@ namespace {
 // Identifiers a body mentions as values: the object of an attribute but not its name, the
 // value of a keyword argument but not its keyword. Deep nesting stops the walk and makes the
 // result opaque rather than silently short.
-void collectReads(TSNode n, llvm::StringRef src, std::set<std::string> &out, bool &opaque, unsigned depth) {
+void collectReads(TSNode n, llvm::StringRef src, std::set<std::string> &out, bool &opaque, unsigned depth,
+                  bool skipDeleted = false) {
   if (ts::isNull(n))
     return;
   if (depth > 256) {
@@ -116,6 +117,18 @@ void collectReads(TSNode n, llvm::StringRef src, std::set<std::string> &out, boo
     return;
   }
   switch (ts::kind(n)) {
+  case K::DeleteStatement:
+    // `del x` (and `del x, y`) unbinds the name without reading its value; `del x[0]` reads x.
+    if (skipDeleted) {
+      for (TSNode c : ts::namedChildren(n)) {
+        ts::Children targets = ts::kind(c) == K::ExpressionList ? ts::namedChildren(c) : ts::Children{c};
+        for (TSNode t : targets)
+          if (ts::kind(t) != K::Identifier)
+            collectReads(t, src, out, opaque, depth + 1, skipDeleted);
+      }
+      return;
+    }
+    break;
   case K::Identifier: {
     const llvm::StringRef name = ts::text(n, src);
     if (name == "locals" || name == "vars" || name == "eval" || name == "exec")
@@ -124,16 +137,16 @@ void collectReads(TSNode n, llvm::StringRef src, std::set<std::string> &out, boo
     return;
   }
   case K::Attribute:
-    collectReads(ts::field(n, ts::F::Object), src, out, opaque, depth + 1);
+    collectReads(ts::field(n, ts::F::Object), src, out, opaque, depth + 1, skipDeleted);
     return;
   case K::KeywordArgument:
-    collectReads(ts::field(n, ts::F::Value), src, out, opaque, depth + 1);
+    collectReads(ts::field(n, ts::F::Value), src, out, opaque, depth + 1, skipDeleted);
     return;
   default:
     break;
   }
   for (TSNode c : ts::namedChildren(n))
-    collectReads(c, src, out, opaque, depth + 1);
+    collectReads(c, src, out, opaque, depth + 1, skipDeleted);
 }
 
 } // namespace
@@ -166,6 +179,13 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
     collectReads(ts::field(def, ts::F::Body), src_, reads, opaque, 0);
     fn.reads.assign(reads.begin(), reads.end());
     fn.opaqueReads = opaque;
+    // The same walk with bare `del` targets left out: what is left of `reads` is only deleted.
+    std::set<std::string> kept;
+    bool ignored = false;
+    collectReads(ts::field(def, ts::F::Body), src_, kept, ignored, 0, /*skipDeleted=*/true);
+    for (const std::string &r : fn.reads)
+      if (!kept.count(r))
+        fn.onlyDeleted.push_back(r);
   }
   out_.functions.push_back(std::move(fn));
 

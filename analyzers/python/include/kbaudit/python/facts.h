@@ -146,6 +146,9 @@ struct Function {
   /// The body calls locals(), vars(), eval or exec (or nests too deep): what it reads is not
   /// visible in `reads`.
   bool opaqueReads = false;
+  /// Identifiers of `reads` whose every mention is a bare `del` target (`del x`): the name is
+  /// unbound, its value never read (sorted, unique).
+  std::vector<std::string> onlyDeleted;
 };
 
 struct Class {
