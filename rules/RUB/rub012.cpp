@@ -150,21 +150,30 @@ private:
     }
     if (!standardStream(d))
       return;
-    // The second of two redirections of the same stream in one function puts the saved one back.
-    bool earlier = false, later = false;
-    for (const py::Call &o : py.calls) {
-      if (o.resolved != "os.dup2" || o.function != c.function || &o == &c || !o.positionalArg(1))
-        continue;
-      if (semantic::descriptorOf(py, o.positionalArg(1)->value, o.function).source != d.source)
-        continue;
-      (o.lines.begin < c.lines.begin ? earlier : later) = true;
-    }
-    if (earlier)
+    // Putting a saved copy back (`os.dup2(saved, 1)` after `saved = os.dup(1)`) restores the
+    // stream; a redirection in a file that also restores it somewhere is listed for review.
+    if (savedCopy(py, c))
       return;
+    bool restored = false;
+    for (const py::Call &o : py.calls)
+      if (o.resolved == "os.dup2" && &o != &c && o.positionalArg(1) && savedCopy(py, o) &&
+          semantic::descriptorOf(py, o.positionalArg(1)->value, o.function).source == d.source)
+        restored = true;
     sites.report(sink, c.function, c.lines, "`os.dup2` redirects " + describe(d, dst->value),
-                 later ? "restored later in the same function, as around a silenced build" : "never restored: "
-                                                                                       "what the harness prints afterwards goes where the solution chose",
-                 !later);
+                 restored ? "a saved copy of the stream is put back elsewhere in the file, as around a silenced build"
+                          : "never restored: what the harness prints afterwards goes where the solution chose",
+                 !restored);
+  }
+
+  /// `os.dup2(src, ...)` whose source is a copy saved with os.dup.
+  static bool savedCopy(const py::PythonFacts &py, const py::Call &c) {
+    const py::Argument *src = c.positionalArg(0);
+    if (!src || (src->value.kind != py::ExprKind::Name && src->value.kind != py::ExprKind::Attribute))
+      return false;
+    const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, src->value.text, c.function);
+    return !defs.empty() && std::all_of(defs.begin(), defs.end(), [](const py::Assignment *a) {
+      return a->value.kind == py::ExprKind::Call && a->value.resolved == "os.dup";
+    });
   }
 
   static void exitCall(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink,
@@ -208,14 +217,14 @@ private:
         stream = s;
     if (stream.empty() || restores(py, a, stream))
       return;
-    bool restoredLater = false;
+    bool restored = false;
     for (const py::Assignment &b : py.assignments)
-      if (b.resolved == a.resolved && b.function == a.function && b.lines.begin > a.lines.begin && restores(py, b, stream))
-        restoredLater = true;
+      if (b.resolved == a.resolved && &b != &a && restores(py, b, stream))
+        restored = true;
     sites.report(sink, a.function, a.lines, "`" + a.target + "` is replaced by `" + a.value.text + "`",
-                 restoredLater ? "put back later in the same function"
-                               : "never put back: what the harness prints afterwards passes through the replacement",
-                 !restoredLater);
+                 restored ? "the original is put back in the file, as around a noisy step"
+                          : "never put back: what the harness prints afterwards passes through the replacement",
+                 !restored);
   }
 
   static bool restores(const py::PythonFacts &py, const py::Assignment &a, const std::string &stream) {
