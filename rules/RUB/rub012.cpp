@@ -47,8 +47,13 @@ std::string describe(const Descriptor &d, const py::Expr &e) {
   case DescriptorSource::Stderr:
     return "the process's stderr descriptor";
   default:
-    return "descriptor " + std::to_string(d.number) + ", which the solution never opened";
+    return "descriptor " + std::to_string(d.number);
   }
+}
+
+/// A literal descriptor number reads as one the process inherited (the solution opens none).
+std::string inheritedNote(const Descriptor &d) {
+  return d.source == DescriptorSource::Literal ? ", which the solution never opened" : "";
 }
 
 class Rub012 final : public Check {
@@ -83,7 +88,7 @@ public:
   }
 
 private:
-  static void note(const rub::ProcessSites &sites, const py::Call &c, std::vector<const py::Call *> &decisiveIn) {
+  static void remember(const rub::ProcessSites &sites, const py::Call &c, std::vector<const py::Call *> &decisiveIn) {
     if (sites.scopeOf(c.function, c.lines) == rub::SiteScope::Graded)
       decisiveIn.push_back(&c);
   }
@@ -96,15 +101,15 @@ private:
     const Descriptor d = semantic::descriptorOf(py, fd->value, c.function);
     const py::Argument *data = c.positionalArg(1);
     if (inherited(d, opensDescriptors)) {
-      sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes to " + describe(d, fd->value), "", true);
-      note(sites, c, decisiveIn);
+      sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes to " + describe(d, fd->value) + inheritedNote(d), "", true);
+      remember(sites, c, decisiveIn);
     } else if (d.source == DescriptorSource::Literal && d.number >= 3) {
       sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes to " + describe(d, fd->value),
                    "the file also opens descriptors of its own, which may carry that number", false);
     } else if (standardStream(d) && data && rub::readsAsVerdict(py, data->value, c.function)) {
       sites.report(sink, c.function, c.lines,
                    "`" + c.callee + "` writes a verdict straight onto " + describe(d, fd->value), "", true);
-      note(sites, c, decisiveIn);
+      remember(sites, c, decisiveIn);
     }
   }
 
@@ -118,13 +123,13 @@ private:
     if (o.descriptor) {
       const Descriptor &d = *o.descriptor;
       if (inherited(d, opensDescriptors)) {
-        sites.report(sink, c.function, c.lines, "`" + c.callee + "` opens for writing " + describe(d, o.what),
+        sites.report(sink, c.function, c.lines, "`" + c.callee + "` opens for writing " + describe(d, o.what) + inheritedNote(d),
                      "", true);
-        note(sites, c, decisiveIn);
+        remember(sites, c, decisiveIn);
       } else if (standardStream(d) && verdict) {
         sites.report(sink, c.function, c.lines,
                      "`" + c.callee + "` opens " + describe(d, o.what) + " and writes a verdict there", "", true);
-        note(sites, c, decisiveIn);
+        remember(sites, c, decisiveIn);
       }
       return;
     }
@@ -135,7 +140,7 @@ private:
       return;
     sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes " + f.what, f.note, f.decisive);
     if (f.decisive)
-      note(sites, c, decisiveIn);
+      remember(sites, c, decisiveIn);
   }
 
   static void dup2(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
@@ -145,7 +150,8 @@ private:
       return;
     const Descriptor d = semantic::descriptorOf(py, dst->value, c.function);
     if (inherited(d, opensDescriptors)) {
-      sites.report(sink, c.function, c.lines, "`os.dup2` replaces " + describe(d, dst->value), "", true);
+      sites.report(sink, c.function, c.lines, "`os.dup2` replaces " + describe(d, dst->value) + inheritedNote(d), "",
+                   true);
       return;
     }
     if (!standardStream(d))
@@ -204,7 +210,7 @@ private:
     }
     sites.report(sink, c.function, c.lines,
                  "`" + c.callee + "` ends the process with a success status before the harness reports", "", true);
-    note(sites, c, decisiveIn);
+    remember(sites, c, decisiveIn);
   }
 
   static void streamSwap(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Assignment &a,
