@@ -3,9 +3,11 @@
 
 #include "all_checks.h"
 #include "time_common.h"
+#include "time_workers.h"
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace kbaudit::rules {
@@ -29,6 +31,8 @@ constexpr std::string_view kPools[] = {"concurrent.futures.ThreadPoolExecutor",
                                        "torch.multiprocessing.Pool"};
 constexpr std::string_view kSubmit[] = {"submit", "map", "imap", "imap_unordered", "starmap", "apply_async",
                                         "map_async", "starmap_async", "apply", "run_in_executor"};
+// asyncio scheduling onto a loop that runs in another thread: a coroutine or a callback.
+constexpr std::string_view kAsync[] = {"asyncio.run_coroutine_threadsafe", "call_soon_threadsafe"};
 constexpr std::string_view kFeed[] = {"put", "put_nowait", "send", "set"};
 constexpr std::string_view kQueues[] = {"queue.Queue", "queue.SimpleQueue", "queue.LifoQueue",
                                         "multiprocessing.Queue", "multiprocessing.SimpleQueue",
@@ -47,8 +51,9 @@ public:
 
 protected:
   void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
-    checkReached(index, sink);
-    checkFedWorkers(index, sink);
+    const std::vector<std::string> classes = timing::workerClasses(index.python());
+    checkReached(index, classes, sink);
+    checkFedWorkers(index, classes, sink);
     checkCxx(ctx.facts, index, sink);
   }
 
@@ -59,88 +64,100 @@ private:
     std::string why;
   };
 
-  // What a worker runs decides: compiling extensions in parallel is fine, work is not.
-  static Verdict judgeTarget(const PyIndex &index, const py::Expr *target, const std::string &from, bool joined) {
+  // What a worker runs decides: compiling extensions in parallel is fine, work is not, and
+  // work the starting function waits for is still inside the call that is timed.
+  static Verdict judgeTarget(const PyIndex &index, const timing::WorkerTarget &t, bool joined) {
     Verdict v;
-    const std::string fn = target ? index.resolveCallable(*target, from) : std::string();
-    if (!fn.empty() && index.onlyBuilds(fn))
+    if (joined)
       return v;
-    if (!fn.empty() && !index.doesWork(fn))
-      return v; // bookkeeping (a logger, a watchdog) does not move work off the timed path
+    if (!t.function.empty() && (index.onlyBuilds(t.function) || !index.doesWork(t.function)))
+      return v; // a build, or bookkeeping (a logger, a watchdog) that moves no work off the timed path
     v.report = true;
-    v.why = fn.empty() ? (target ? "runs `" + target->text + "` (not resolved to a function here)"
-                                 : "runs a target kbaudit cannot resolve")
-                       : "runs `" + fn + "`, which launches work";
-    if (fn.empty() || joined)
+    v.why = t.function.empty() ? (t.expr ? "runs `" + t.expr->text + "` (not resolved to a function here)"
+                                         : "runs a target kbaudit cannot resolve")
+                               : "runs `" + t.function + "`, which launches work";
+    if (t.function.empty())
       v.confidence = Confidence::Low;
     return v;
   }
 
-  static std::string joinNote(bool joined) {
-    return joined ? "waited for before forward returns, so the time is still counted"
-                  : "nothing waits for it before forward returns";
-  }
+  static constexpr std::string_view kUnjoined = "nothing waits for it before forward returns";
 
-  static bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &handle) {
-    if (handle.empty())
-      return false;
-    for (const py::Call *c : index.callsIn(fn))
-      if ((c->method == "join" || c->method == "result" || c->method == "wait" || c->method == "communicate" ||
-           c->method == "shutdown" || c->method == "get") &&
-          (c->receiver == handle || timing::mentionsIdentifier(c->receiver, handle)))
+  static bool waitsForChildren(const PyIndex &index, const std::string &fn) {
+    for (const py::Call *c : index.callsWithin(fn))
+      if (c->resolved == "os.waitpid" || c->resolved == "os.wait" || c->resolved == "os.wait4" ||
+          c->resolved == "os.waitid")
         return true;
     return false;
   }
 
-  static std::string handleOf(const PyIndex &index, const py::Call &c) {
-    for (const py::Assignment &a : index.python().assignments)
-      if (a.function == c.function && a.lines.begin == c.lines.begin && a.value.resolved == c.resolved)
-        return a.op == "with" ? std::string("with") : a.target;
-    return {};
-  }
-
-  static void checkReached(const PyIndex &index, FindingSink &sink) {
+  static void checkReached(const PyIndex &index, const std::vector<std::string> &classes, FindingSink &sink) {
     for (const py::Call &c : index.python().calls) {
       if (!index.reached(c.function))
         continue;
-      if (among(kThreads, c.resolved)) {
-        const py::Argument *t = c.keywordArg("target");
-        if (!t && (c.resolved == "threading.Timer" || c.resolved == "_thread.start_new_thread" ||
-                   c.resolved == "torch.multiprocessing.spawn" || c.resolved == "asyncio.to_thread"))
-          t = timing::argument(c, c.resolved == "threading.Timer" ? 1 : 0, "fn");
-        if (c.resolved == "os.fork" || c.resolved == "os.forkpty") {
-          sink.report(c.lines, {{"detail", "`" + c.callee + "()` forks a process on forward's path"}});
-          continue;
-        }
-        const std::string handle = handleOf(index, c);
-        const bool joined = joinedIn(index, c.function, handle);
-        if (c.resolved == "subprocess.Popen") {
-          sink.report(c.lines, {{"detail", "`subprocess.Popen` starts a process on forward's path"}},
-                      joined ? "waited for before returning" : "not waited for before forward returns",
-                      joined ? std::optional<Confidence>(Confidence::Low) : std::nullopt);
-          continue;
-        }
-        const Verdict v = judgeTarget(index, t ? &t->value : nullptr, c.function, joined);
-        if (v.report)
-          sink.report(c.lines, {{"detail", "`" + c.callee + "` starts a thread on forward's path that " + v.why}},
-                      joinNote(joined), v.confidence);
+      const bool workerClass = std::find(classes.begin(), classes.end(), c.resolved) != classes.end();
+      if (among(kThreads, c.resolved) || workerClass || among(kAsync, c.resolved) || among(kAsync, c.method) ||
+          isTask(c)) {
+        checkStart(index, classes, c, workerClass, sink);
         continue;
       }
       if (among(kSubmit, c.method) && !c.receiver.empty() && submitsToPool(index, c)) {
-        const py::Argument *t = timing::argument(c, 0, "fn");
-        const std::string handle = handleOf(index, c);
-        const bool joined = joinedIn(index, c.function, handle) || poolIsContext(index, c) || c.method == "map" ||
-                            c.method == "starmap" || c.method == "apply";
-        const Verdict v = judgeTarget(index, t ? &t->value : nullptr, c.function, joined);
+        const py::Argument *t = timing::argument(c, c.method == "run_in_executor" ? 1 : 0, "fn");
+        const std::string handle = timing::handleOf(index, c);
+        const bool joined = handle == "with" || timing::joinedIn(index, c.function, handle) ||
+                            poolIsContext(index, c) || c.method == "map" || c.method == "starmap" ||
+                            c.method == "apply";
+        const timing::WorkerTarget target{t ? index.resolveCallable(t->value, c.function) : std::string(),
+                                          t ? &t->value : nullptr};
+        const Verdict v = judgeTarget(index, target, joined);
         if (v.report)
           sink.report(c.lines, {{"detail", "`" + c.callee + "` hands forward's work to a pool that " + v.why}},
-                      joinNote(joined), v.confidence);
+                      std::string(kUnjoined), v.confidence);
       }
     }
   }
 
+  static void checkStart(const PyIndex &index, const std::vector<std::string> &classes, const py::Call &c,
+                         bool workerClass, FindingSink &sink) {
+    const std::string handle = timing::handleOf(index, c);
+    const bool joined = timing::joinedIn(index, c.function, handle);
+    if (c.resolved == "os.fork" || c.resolved == "os.forkpty") {
+      if (!waitsForChildren(index, c.function))
+        sink.report(c.lines, {{"detail", "`" + c.callee + "()` forks a process on forward's path"}},
+                    "nothing waits for the child before forward returns");
+      return;
+    }
+    if (c.resolved == "subprocess.Popen") {
+      if (!joined)
+        sink.report(c.lines, {{"detail", "`subprocess.Popen` starts a process on forward's path"}},
+                    "not waited for before forward returns");
+      return;
+    }
+    if (workerClass && !timing::workerStarted(index, c, handle))
+      return;
+    if (isTask(c)) {
+      // A task runs on the current loop, and an `await` (not a fact) may wait for it: review.
+      if (!joined)
+        sink.report(c.lines, {{"detail", "`" + c.callee + "` schedules an asyncio task on forward's path"}},
+                    "whether anything awaits it before forward returns is not known statically", Confidence::Low);
+      return;
+    }
+    const Verdict v = judgeTarget(index, timing::workerTarget(index, c, classes), joined);
+    const std::string starts = among(kAsync, c.resolved) || among(kAsync, c.method)
+                                   ? "` hands a coroutine to an event loop in another thread"
+                                   : "` starts a thread or process on forward's path";
+    if (v.report)
+      sink.report(c.lines, {{"detail", "`" + c.callee + starts + " that " + v.why}}, std::string(kUnjoined),
+                  v.confidence);
+  }
+
+  static bool isTask(const py::Call &c) {
+    return c.resolved == "asyncio.create_task" || c.resolved == "asyncio.ensure_future" ||
+           (c.method == "create_task" && !c.receiver.empty());
+  }
+
   static bool submitsToPool(const PyIndex &index, const py::Call &c) {
-    return index.boundToCall(c.receiver, c.function, asVector(kPools)) ||
+    return c.method == "run_in_executor" || index.boundToCall(c.receiver, c.function, asVector(kPools)) ||
            c.receiver.find("Executor(") != std::string::npos || c.receiver.find("Pool(") != std::string::npos;
   }
 
@@ -152,31 +169,56 @@ private:
   }
 
   // A worker started outside forward (at import, in __init__) whose target does work, and a
-  // forward that hands it inputs through a queue, pipe or event.
-  static void checkFedWorkers(const PyIndex &index, FindingSink &sink) {
-    bool workerDoesWork = false;
-    std::string workerAt;
+  // forward that hands it inputs: through a queue, pipe or event, or through a container or
+  // attribute the worker polls.
+  static void checkFedWorkers(const PyIndex &index, const std::vector<std::string> &classes, FindingSink &sink) {
+    std::vector<std::pair<std::string, std::string>> workers; // function, "worker `f` started at line N"
     for (const py::Call &c : index.python().calls) {
-      if (index.reached(c.function) || !among(kThreads, c.resolved))
+      const bool workerClass = std::find(classes.begin(), classes.end(), c.resolved) != classes.end();
+      if (index.reached(c.function) || !(among(kThreads, c.resolved) || workerClass))
         continue;
-      const py::Argument *t = c.keywordArg("target");
-      const std::string fn = t ? index.resolveCallable(t->value, c.function) : std::string();
-      if (!fn.empty() && index.doesWork(fn)) {
-        workerDoesWork = true;
-        workerAt = "worker `" + fn + "` started at line " + std::to_string(c.lines.begin);
-        break;
-      }
+      const std::string fn = timing::workerTarget(index, c, classes).function;
+      if (!fn.empty() && index.doesWork(fn))
+        workers.emplace_back(fn, "worker `" + fn + "` started at line " + std::to_string(c.lines.begin));
     }
-    if (!workerDoesWork)
+    if (workers.empty())
       return;
+    std::set<unsigned> reported;
     for (const py::Call &c : index.python().calls) {
       if (!index.reached(c.function) || !among(kFeed, c.method) || c.receiver.empty())
         continue;
-      if (!index.boundToCall(c.receiver, c.function, asVector(kQueues)))
+      if (!index.boundToCall(c.receiver, c.function, asVector(kQueues)) || waitsAfter(index, c.function, c.lines))
         continue;
-      sink.report(c.lines, {{"detail", "`" + c.callee + "` feeds a background " + workerAt}},
+      sink.report(c.lines, {{"detail", "`" + c.callee + "` feeds a background " + workers.front().second}},
                   "the worker launches work outside the call that is timed");
+      reported.insert(c.lines.begin);
     }
+    for (const auto &[fn, where] : workers)
+      for (const timing::SharedFeed &feed : timing::sharedFeeds(index, fn)) {
+        if (!reported.insert(feed.lines.begin).second || waitsAfter(index, enclosing(index, feed.lines), feed.lines))
+          continue;
+        sink.report(feed.lines, {{"detail", feed.what + " hands forward's data to a polling " + where}},
+                    "the worker reads it and launches work after forward has returned");
+      }
+  }
+
+  static std::string enclosing(const PyIndex &index, LineRange lines) {
+    std::string best;
+    for (const py::Function &f : index.python().functions)
+      if (f.lines.begin <= lines.begin && lines.end <= f.lines.end && f.qualname.size() > best.size())
+        best = f.qualname;
+    return best;
+  }
+
+  /// After handing work over, forward blocks on the worker's answer (`done.wait()`,
+  /// `results.get()`): the work stays inside the timed call.
+  static bool waitsAfter(const PyIndex &index, const std::string &fn, LineRange fed) {
+    for (const py::Call *c : index.callsWithin(fn))
+      if (c->lines.begin > fed.end && (c->method == "wait" || c->method == "get" || c->method == "join" ||
+                                       c->method == "recv" || c->method == "result") &&
+          !c->receiver.empty() && index.boundToCall(c->receiver, c->function, asVector(kQueues)))
+        return true;
+    return false;
   }
 
   static void checkCxx(const Facts &f, const PyIndex &index, FindingSink &sink) {

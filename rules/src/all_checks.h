@@ -26,6 +26,8 @@ std::unique_ptr<Check> makeRub007();
 std::unique_ptr<Check> makeRub008();
 std::unique_ptr<Check> makeRub009();
 std::unique_ptr<Check> makeRub014();
+std::unique_ptr<Check> makeRub012();
+std::unique_ptr<Check> makeRub013();
 std::unique_ptr<Check> makeTime001();
 std::unique_ptr<Check> makeTime002();
 std::unique_ptr<Check> makeTime003();

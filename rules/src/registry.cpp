@@ -28,6 +28,8 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeRub008());
   checks.push_back(makeRub009());
   checks.push_back(makeRub014());
+  checks.push_back(makeRub012());
+  checks.push_back(makeRub013());
   checks.push_back(makeTime001());
   checks.push_back(makeTime002());
   checks.push_back(makeTime003());

@@ -377,6 +377,7 @@ void Extractor::withStatement(TSNode n, const Frame &f, unsigned depth) {
 
 void Extractor::forStatement(TSNode n, const Frame &f, unsigned depth) {
   TSNode left = ts::field(n, ts::F::Left);
+  loopBinding(left, ts::field(n, ts::F::Right), n, false, f);
   for (TSNode c : ts::namedChildren(n)) {
     if (ts::startByte(c) == ts::startByte(left) && ts::endByte(c) == ts::endByte(left))
       visitTarget(c, f, depth + 1, Access::Write);

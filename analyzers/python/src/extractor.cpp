@@ -125,6 +125,13 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
   case K::TryStatement:
     tryStatement(n, f, depth);
     return;
+  case K::ListComprehension:
+  case K::SetComprehension:
+  case K::DictionaryComprehension:
+  case K::GeneratorExpression:
+    comprehensionLoops(n, f);
+    visitChildren(n, f, depth);
+    return;
   case K::ReturnStatement:
     returnStatement(n, f, depth);
     return;

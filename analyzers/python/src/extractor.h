@@ -74,6 +74,10 @@ private:
   void typeStatement(TSNode n, const Frame &f);
   static TSNode docstringOf(TSNode block);
 
+  // extract_loops.cpp
+  void loopBinding(TSNode left, TSNode right, TSNode whole, bool comprehension, const Frame &f);
+  void comprehensionLoops(TSNode n, const Frame &f);
+
   // extract_expressions.cpp
   void call(TSNode n, const Frame &f, unsigned depth);
   bool isLaunch(TSNode kernel, TSNode index) const;

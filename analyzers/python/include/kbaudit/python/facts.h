@@ -260,6 +260,17 @@ struct StringConstant {
   LineRange lines;
 };
 
+/// A `for` statement or a comprehension's `for ... in ...` clause: the names it binds to each
+/// item of an iterable. Rules follow a collection into its items with it (`for f in futures:
+/// f.result()` waits for every future the list holds).
+struct LoopBinding {
+  std::vector<std::string> targets; ///< the names bound per item ("f"; "k", "v" for `k, v`)
+  Expr iterable;                    ///< what is iterated, as any other expression summary
+  bool comprehension = false;       ///< a comprehension or generator clause, not a statement
+  std::string function;
+  LineRange lines;                  ///< the whole statement, or the whole comprehension
+};
+
 struct PythonFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
@@ -276,6 +287,7 @@ struct PythonFacts {
   std::vector<StringConstant> strings;
   std::vector<OperatorUse> operators;
   std::vector<Diagnostic> diagnostics;
+  std::vector<LoopBinding> loops;
 
   /// Resolves a dotted name as written at module scope through the imports
   /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.

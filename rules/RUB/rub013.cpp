@@ -1,0 +1,279 @@
+// RUB013 process-control-tampering: the solution takes control of the process the grader runs
+// in: the signals, timers and resource limits the harness bounds a run with, or the process
+// itself through ptrace/prctl/seccomp, or the harness's parent process.
+
+#include "all_checks.h"
+#include "rub_process_site.h"
+#include "semantic_names.h"
+
+#include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/process_values.h"
+
+#include <algorithm>
+#include <map>
+
+namespace kbaudit::rules {
+namespace {
+
+using namespace pytext;
+using semantic::scope::inFunction;
+
+// Signals a harness bounds or aborts a run with (time limits, watchdogs, crashes), by number
+// on Linux for code that writes them as integers.
+const std::map<std::string_view, int> kLimitSignals = {
+    {"SIGALRM", 14}, {"SIGVTALRM", 26}, {"SIGPROF", 27}, {"SIGTERM", 15}, {"SIGINT", 2},  {"SIGXCPU", 24},
+    {"SIGXFSZ", 25}, {"SIGSEGV", 11},   {"SIGBUS", 7},   {"SIGABRT", 6},  {"SIGHUP", 1}, {"SIGQUIT", 3}};
+// Limits a harness sets on time and memory: raising them lets the run outlast or outgrow them.
+constexpr std::string_view kHarnessLimits[] = {"RLIMIT_CPU",  "RLIMIT_AS",    "RLIMIT_DATA",   "RLIMIT_RSS",
+                                               "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_RTTIME", "RLIMIT_MEMLOCK"};
+constexpr std::string_view kProcessControl[] = {"ptrace",          "prctl",           "seccomp",
+                                                "seccomp_load",    "seccomp_init",    "seccomp_rule_add",
+                                                "process_vm_writev", "process_vm_readv"};
+// syscall numbers (x86-64) of ptrace, prctl and seccomp, for `libc.syscall(101, ...)`.
+constexpr double kControlSyscalls[] = {101, 157, 317};
+
+template <std::size_t N> bool among(const std::string_view (&set)[N], std::string_view s) {
+  return std::find(std::begin(set), std::end(set), s) != std::end(set);
+}
+
+/// "SIGALRM" for `signal.SIGALRM`, `signal.Signals.SIGALRM`, 14 or a name bound to one; "" otherwise.
+std::string limitSignal(const py::PythonFacts &py, const py::Expr &e) {
+  const py::Expr &v = semantic::bindingOf(py, e);
+  if (v.number)
+    for (const auto &[name, number] : kLimitSignals)
+      if (*v.number == number)
+        return std::string(name);
+  const std::string_view last = lastSegment(v.resolved.empty() ? v.text : v.resolved);
+  return kLimitSignals.count(last) ? std::string(last) : std::string();
+}
+
+std::vector<std::string> limitSignalsIn(const py::PythonFacts &py, const py::Expr &e) {
+  std::vector<std::string> out;
+  const py::Expr &v = semantic::bindingOf(py, e);
+  for (const py::Expr &el : v.elements)
+    if (std::string s = limitSignal(py, el); !s.empty())
+      out.push_back(s);
+  return out;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string out;
+  for (const std::string &n : names)
+    out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+bool isExitLike(std::string_view r) {
+  return r == "sys.exit" || r == "os._exit" || r == "os.abort" || r == "os.kill" || r == "signal.raise_signal" ||
+         r == "exit" || r == "quit";
+}
+
+class Rub013 final : public Check {
+public:
+  std::string_view id() const override { return "RUB013"; }
+
+  void run(const CheckContext &ctx, FindingSink &sink) const override {
+    const py::PythonFacts &py = ctx.facts.python;
+    const rub::ProcessSites sites(ctx.facts);
+    for (const py::Call &c : py.calls) {
+      if (c.resolved == "signal.signal")
+        handler(py, sites, c, sink);
+      else if (c.resolved == "signal.alarm" || c.resolved == "signal.setitimer")
+        alarm(py, sites, c, sink);
+      else if (c.resolved == "signal.pthread_sigmask")
+        sigmask(py, sites, c, sink);
+      else if (c.resolved == "os.kill" || c.resolved == "os.killpg")
+        kill(py, sites, c, sink);
+      else if (c.resolved == "resource.setrlimit" || c.resolved == "resource.prlimit")
+        rlimit(py, sites, c, sink);
+      else if (c.resolved == "faulthandler.register")
+        faultRegister(py, sites, c, sink);
+      else
+        processControl(py, sites, c, sink);
+    }
+  }
+
+private:
+  static void handler(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
+                      FindingSink &sink) {
+    const py::Argument *sig = c.positionalArg(0);
+    const py::Argument *h = c.positionalArg(1);
+    if (!sig || !h)
+      return;
+    const std::string name = limitSignal(py, sig->value);
+    if (name.empty())
+      return;
+    const py::Expr &v = h->value;
+    const std::string_view last = lastSegment(v.resolved);
+    if (last == "SIG_DFL" || v.resolved == "signal.default_int_handler" || restoresHandler(py, v, c.function))
+      return; // the default or a saved handler put back
+    if (last == "SIG_IGN") {
+      sites.report(sink, c.function, c.lines, "`" + name + "` is ignored: the harness can no longer stop the run with it",
+                   "", true);
+      return;
+    }
+    const std::optional<bool> swallows = swallowsSignal(py, sites, v, c.function);
+    if (swallows == true) {
+      sites.report(sink, c.function, c.lines,
+                   "`" + name + "` gets a handler (`" + v.text + "`) that returns without raising or exiting", "", true);
+      return;
+    }
+    sites.report(sink, c.function, c.lines, "`" + name + "` gets the solution's own handler (`" + v.text + "`)",
+                 swallows == false ? "the handler raises or exits, as an own timeout does, but it replaces the harness's"
+                                   : "what the handler does is not known statically",
+                 false);
+  }
+
+  static bool restoresHandler(const py::PythonFacts &py, const py::Expr &v, const std::string &function) {
+    return semantic::readsBackSetting(py, v, function, "", "signal.getsignal") ||
+           semantic::readsBackSetting(py, v, function, "", "signal.signal");
+  }
+
+  /// True when the handler returns normally (so the signal does nothing), false when it raises
+  /// or exits, nullopt when the facts cannot tell.
+  static std::optional<bool> swallowsSignal(const py::PythonFacts &py, const rub::ProcessSites &sites,
+                                            const py::Expr &v, const std::string &from) {
+    if (v.kind == py::ExprKind::Lambda) {
+      for (const py::Call &c : py.calls)
+        if (c.function == from && v.lines.begin <= c.lines.begin && c.lines.end <= v.lines.end &&
+            v.text.find(c.callee) != std::string::npos)
+          return false; // the lambda calls something (an exit, the previous handler): not a plain swallow
+      return true;
+    }
+    const std::string fn = sites.graded().calleeFunction(from, v.resolved.empty() ? v.text : v.resolved);
+    if (fn.empty())
+      return std::nullopt;
+    for (const py::Raise &r : py.raises)
+      if (inFunction(r.function, fn))
+        return false;
+    bool callsOwnCode = false;
+    for (const py::Call &c : py.calls) {
+      if (!inFunction(c.function, fn))
+        continue;
+      if (isExitLike(c.resolved))
+        return false;
+      callsOwnCode = callsOwnCode || !sites.graded().calleeFunction(c.function, c).empty();
+    }
+    // A helper of the file's own may raise on the handler's behalf.
+    return callsOwnCode ? std::nullopt : std::optional<bool>(true);
+  }
+
+  static std::optional<double> seconds(const py::PythonFacts &py, const py::Call &c) {
+    const py::Argument *a = c.positionalArg(c.resolved == "signal.setitimer" ? 1 : 0);
+    if (!a)
+      return std::nullopt;
+    const py::Expr &v = semantic::bindingOf(py, a->value);
+    return v.number;
+  }
+
+  static void alarm(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink) {
+    const std::optional<double> s = seconds(py, c);
+    if (s && *s == 0.0) {
+      bool ownAlarm = false;
+      for (const py::Call &o : py.calls)
+        if ((o.resolved == "signal.alarm" || o.resolved == "signal.setitimer") && o.function == c.function &&
+            o.lines.begin < c.lines.begin && seconds(py, o).value_or(1.0) != 0.0)
+          ownAlarm = true;
+      sites.report(sink, c.function, c.lines,
+                   "`" + c.callee + "` cancels the pending alarm" +
+                       std::string(ownAlarm ? "" : ", which the solution never set: the harness's time limit"),
+                   ownAlarm ? "cancels the solution's own earlier alarm, which had already replaced any the harness set" : "",
+                   !ownAlarm);
+      return;
+    }
+    sites.report(sink, c.function, c.lines, "`" + c.callee + "` sets the process's alarm",
+                 "replaces any alarm the harness set; an own timeout looks the same", false);
+  }
+
+  static void sigmask(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
+                      FindingSink &sink) {
+    const py::Argument *how = c.positionalArg(0);
+    const py::Argument *mask = c.positionalArg(1);
+    if (!how || !mask || lastSegment(how->value.resolved) == "SIG_UNBLOCK")
+      return;
+    const std::vector<std::string> blocked = limitSignalsIn(py, mask->value);
+    const bool all = mask->value.resolved == "signal.valid_signals";
+    if (blocked.empty() && !all)
+      return;
+    sites.report(sink, c.function, c.lines,
+                 "`signal.pthread_sigmask` blocks " + (all ? std::string("every signal") : joined(blocked)) +
+                     ": the harness's stop signals stay pending",
+                 "", true);
+  }
+
+  static void kill(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink) {
+    const py::Argument *pid = c.positionalArg(0);
+    if (!pid)
+      return;
+    const semantic::ProcessTarget t =
+        c.resolved == "os.killpg" ? semantic::ProcessTarget::Group : semantic::processTargetOf(py, pid->value, c.function);
+    if (t != semantic::ProcessTarget::Parent && t != semantic::ProcessTarget::Group)
+      return;
+    sites.report(sink, c.function, c.lines,
+                 "`" + c.callee + "` signals " +
+                     (t == semantic::ProcessTarget::Parent ? "the parent process (the harness)"
+                                                           : "the whole process group, the harness included"),
+                 "", true);
+  }
+
+  static void rlimit(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink) {
+    const bool prlimit = c.resolved == "resource.prlimit";
+    const py::Argument *res = c.positionalArg(prlimit ? 1 : 0);
+    const py::Argument *limits = c.positionalArg(prlimit ? 2 : 1);
+    if (!res || !limits)
+      return;
+    const std::string limit(lastSegment(semantic::bindingOf(py, res->value).resolved));
+    if (limit == "RLIMIT_CORE")
+      return; // no core dumps: changes nothing the harness measures
+    bool raises = false;
+    for (const py::Expr &el : semantic::bindingOf(py, limits->value).elements)
+      if (endsWith(el.resolved, "RLIM_INFINITY") || semantic::readsBackSetting(py, el, c.function, "", "resource.getrlimit"))
+        raises = true;
+    const bool harness = among(kHarnessLimits, limit);
+    sites.report(sink, c.function, c.lines,
+                 "`" + c.callee + "` sets `" + (limit.empty() ? res->value.text : limit) + "`" +
+                     (raises ? " to the hard limit or infinity" : ""),
+                 harness && raises ? "" : harness ? "the new value is not known to be higher than the harness's"
+                                                  : "a limit the harness does not bound a run with",
+                 harness && raises);
+  }
+
+  static void faultRegister(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
+                            FindingSink &sink) {
+    const py::Argument *sig = c.positionalArg(0);
+    const std::string name = sig ? limitSignal(py, sig->value) : std::string();
+    if (name.empty())
+      return;
+    const py::Argument *chain = c.keywordArg("chain");
+    const bool chains = chain && semantic::staticTruth(py, chain->value) == true;
+    sites.report(sink, c.function, c.lines,
+                 "`faulthandler.register` takes over `" + name + "`" +
+                     (chains ? "" : ": a traceback dump replaces what the signal did"),
+                 chains ? "chains to the previous handler afterwards" : "", !chains);
+  }
+
+  static void processControl(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
+                             FindingSink &sink) {
+    const std::string_view root = c.resolved.substr(0, c.resolved.find('.'));
+    const bool binding = (root == "prctl" || root == "seccomp" || root == "pyseccomp" || root == "ptrace") &&
+                         c.method != "get_name" && c.method != "set_name";
+    const bool libc = !c.receiver.empty() && among(kProcessControl, c.method) && !py.findFunction(c.resolved);
+    bool syscall = false;
+    if (c.method == "syscall" && !c.receiver.empty())
+      if (const py::Argument *n = c.positionalArg(0))
+        if (const py::Expr &v = semantic::bindingOf(py, n->value); v.number)
+          syscall = std::find(std::begin(kControlSyscalls), std::end(kControlSyscalls), *v.number) !=
+                    std::end(kControlSyscalls);
+    if (!binding && !libc && !syscall)
+      return;
+    sites.report(sink, c.function, c.lines,
+                 "`" + c.callee + "` controls the process itself (ptrace, prctl or seccomp), below the harness", "",
+                 true);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeRub013() { return std::make_unique<Rub013>(); }
+
+} // namespace kbaudit::rules

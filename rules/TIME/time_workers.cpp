@@ -1,0 +1,159 @@
+#include "time_workers.h"
+
+#include "semantic_names.h"
+
+#include <algorithm>
+#include <set>
+
+namespace kbaudit::rules::timing {
+
+using pytext::classOf;
+using pytext::startsWith;
+
+namespace {
+
+constexpr std::string_view kWorkerBases[] = {"threading.Thread", "multiprocessing.Process",
+                                             "multiprocessing.context.Process", "torch.multiprocessing.Process"};
+constexpr std::string_view kJoins[] = {"join", "result", "wait", "communicate", "shutdown", "get", "exception"};
+constexpr std::string_view kWaitAll[] = {"concurrent.futures.wait", "concurrent.futures.as_completed",
+                                         "asyncio.gather", "asyncio.wait", "multiprocessing.connection.wait"};
+// Methods that put something into a container or wake a waiter.
+constexpr std::string_view kMutators[] = {"append", "appendleft", "extend", "insert", "put", "put_nowait", "send",
+                                          "set", "update", "add", "setdefault", "__setitem__", "notify", "notify_all",
+                                          "release"};
+
+template <std::size_t N> bool among(const std::string_view (&set)[N], std::string_view s) {
+  return std::find(std::begin(set), std::end(set), s) != std::end(set);
+}
+
+bool within(LineRange outer, LineRange inner) {
+  return outer.valid() && outer.begin <= inner.begin && inner.end <= outer.end;
+}
+
+bool onHandle(const py::Call &c, const std::string &handle) {
+  return c.receiver == handle || mentionsIdentifier(c.receiver, handle);
+}
+
+} // namespace
+
+std::vector<std::string> workerClasses(const py::PythonFacts &py) {
+  std::vector<std::string> out;
+  for (const py::Class &c : py.classes)
+    if (std::any_of(c.bases.begin(), c.bases.end(), [](const std::string &b) { return among(kWorkerBases, b); }))
+      out.push_back(c.name);
+  return out;
+}
+
+WorkerTarget workerTarget(const PyIndex &index, const py::Call &c, const std::vector<std::string> &classes) {
+  WorkerTarget t;
+  if (std::find(classes.begin(), classes.end(), c.resolved) != classes.end()) {
+    if (index.python().findFunction(c.resolved + ".run")) {
+      t.function = c.resolved + ".run";
+      return t;
+    }
+  }
+  const py::Argument *a = c.keywordArg("target");
+  if (!a && (c.resolved == "threading.Timer" || c.resolved == "_thread.start_new_thread" ||
+             c.resolved == "torch.multiprocessing.spawn" || c.resolved == "asyncio.to_thread" ||
+             c.resolved == "asyncio.run_coroutine_threadsafe" || c.method == "call_soon_threadsafe"))
+    a = argument(c, c.resolved == "threading.Timer" ? 1 : 0, "function");
+  if (!a)
+    return t;
+  t.expr = &a->value;
+  // A coroutine object `_fill(out, x)` runs `_fill`.
+  t.function = a->value.kind == py::ExprKind::Call && c.resolved == "asyncio.run_coroutine_threadsafe"
+                   ? index.resolveCallableText(a->value.resolved, c.function)
+                   : index.resolveCallable(a->value, c.function);
+  return t;
+}
+
+std::string handleOf(const PyIndex &index, const py::Call &c) {
+  for (const py::Assignment &a : index.python().assignments) {
+    if (a.function != c.function)
+      continue;
+    if (a.lines.begin == c.lines.begin && a.value.resolved == c.resolved)
+      return a.op == "with" ? std::string("with") : a.target;
+    // `futs = [pool.submit(f, x) for x in xs]`: the list holds the call's results.
+    const bool collection = a.value.kind == py::ExprKind::List || a.value.kind == py::ExprKind::Tuple ||
+                            a.value.kind == py::ExprKind::Other;
+    if (collection && a.op == "=" && within(a.value.lines, c.lines) && !c.callee.empty() &&
+        a.value.text.find(c.callee) != std::string::npos)
+      return a.target;
+  }
+  return {};
+}
+
+bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &handle) {
+  if (handle.empty())
+    return false;
+  const std::vector<const py::Call *> calls = index.callsWithin(fn);
+  for (const py::Call *c : calls) {
+    if (among(kJoins, c->method) && onHandle(*c, handle))
+      return true;
+    if (among(kWaitAll, c->resolved))
+      for (const py::Argument &a : c->args)
+        if (mentionsIdentifier(a.value.text, handle))
+          return true;
+  }
+  // `for f in futs: f.result()` and `[f.result() for f in futs]`.
+  for (const py::LoopBinding &loop : index.python().loops) {
+    if (loop.function != fn || !mentionsIdentifier(loop.iterable.text, handle))
+      continue;
+    for (const py::Call *c : calls)
+      if (within(loop.lines, c->lines) && among(kJoins, c->method))
+        for (const std::string &item : loop.targets)
+          if (onHandle(*c, item))
+            return true;
+  }
+  return false;
+}
+
+bool workerStarted(const PyIndex &index, const py::Call &c, const std::string &handle) {
+  for (const py::Call *s : index.callsIn(c.function))
+    if (s->method == "start" &&
+        ((s->lines.begin == c.lines.begin && startsWith(s->receiver, c.callee + "(")) ||
+         (!handle.empty() && s->receiver == handle)))
+      return true;
+  for (const py::Call *s : index.callsIn(c.resolved + ".__init__"))
+    if (s->callee == "self.start")
+      return true;
+  return false;
+}
+
+std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &worker) {
+  std::vector<SharedFeed> out;
+  const py::PythonFacts &py = index.python();
+  const py::Function *w = py.findFunction(worker);
+  if (!w)
+    return out;
+  // Module-level names the worker reads, and `self` attributes it reads when it is a method.
+  std::set<std::string> shared;
+  for (const py::Assignment &a : py.assignments)
+    if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name &&
+        std::binary_search(w->reads.begin(), w->reads.end(), a.target))
+      shared.insert(a.target);
+  const std::string cls = classOf(worker);
+  if (!cls.empty())
+    for (const py::SelfAccess &s : py.selfAccesses)
+      if (!s.write && s.function == worker)
+        shared.insert("self." + s.attribute);
+  if (shared.empty())
+    return out;
+  for (const py::Call &c : py.calls)
+    if (index.reached(c.function) && c.function != worker && among(kMutators, c.method) && shared.count(c.receiver) &&
+        (!startsWith(c.receiver, "self.") || classOf(c.function) == cls))
+      out.push_back({c.lines, "`" + c.callee + "`"});
+  for (const py::Assignment &a : py.assignments) {
+    if (!index.reached(a.function) || a.function == worker)
+      continue;
+    const std::string head = a.target.substr(0, a.target.find_first_of("[."));
+    const bool container = a.kind == py::Assignment::TargetKind::Subscript && shared.count(head);
+    const bool selfAttr = a.kind == py::Assignment::TargetKind::SelfAttribute && shared.count(a.target) &&
+                          classOf(a.function) == cls;
+    if (container || selfAttr)
+      out.push_back({a.lines, "`" + a.target + "` written"});
+  }
+  return out;
+}
+
+} // namespace kbaudit::rules::timing

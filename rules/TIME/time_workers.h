@@ -1,0 +1,50 @@
+#pragma once
+
+// TIME003's reading of host workers: what a thread, process or pool runs, whether the
+// function that started it waits for it, and which shared state a worker started elsewhere
+// polls, so a handoff through a list or a dict counts like one through a queue.
+
+#include "time_common.h"
+
+#include <string>
+#include <vector>
+
+namespace kbaudit::rules::timing {
+
+/// Local classes that subclass threading.Thread or a multiprocessing Process: instantiating
+/// one and calling start() runs its `run` method concurrently.
+std::vector<std::string> workerClasses(const py::PythonFacts &py);
+
+/// The local function a worker-starting call runs: `target=` (or Timer's / start_new_thread's
+/// positional function), `run` of a worker class, a coroutine `asyncio.run_coroutine_threadsafe`
+/// schedules. "" when it is not a function of this file; `expr` (may be null) says what was
+/// passed.
+struct WorkerTarget {
+  std::string function;
+  const py::Expr *expr = nullptr;
+};
+WorkerTarget workerTarget(const PyIndex &index, const py::Call &c, const std::vector<std::string> &workerClasses);
+
+/// The name the call's result is kept under in its function: `t = Thread(...)`, `with Pool() as
+/// p`, or a list built around the call (`futs = [pool.submit(...) for ...]`). "with" for a
+/// context-managed resource, "" when the result is dropped.
+std::string handleOf(const PyIndex &index, const py::Call &c);
+
+/// `fn` waits for what `handle` holds before it returns: join/result/wait/communicate/get on
+/// it, on each item of it in a loop or comprehension, or concurrent.futures.wait /
+/// as_completed / asyncio.gather over it.
+bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &handle);
+
+/// A worker class instantiated by `c` is started: `.start()` on the new object (chained or
+/// through its handle), or start() called from the class's own __init__.
+bool workerStarted(const PyIndex &index, const py::Call &c, const std::string &handle);
+
+/// A place where forward hands state to a worker started elsewhere that polls it: a module
+/// container or a `self` attribute the worker reads, mutated or written on forward's path.
+struct SharedFeed {
+  LineRange lines;
+  std::string what; ///< "`_pending.append`", "`self.job` written"
+};
+std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &worker);
+
+} // namespace kbaudit::rules::timing
