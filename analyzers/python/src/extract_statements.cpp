@@ -357,6 +357,7 @@ void Extractor::withStatement(TSNode n, const Frame &f, unsigned depth) {
 
 void Extractor::forStatement(TSNode n, const Frame &f, unsigned depth) {
   TSNode left = ts::field(n, ts::F::Left);
+  loopBinding(left, ts::field(n, ts::F::Right), n, /*comprehension=*/false, f);
   for (TSNode c : ts::namedChildren(n)) {
     if (ts::startByte(c) == ts::startByte(left) && ts::endByte(c) == ts::endByte(left))
       visitTarget(c, f, depth + 1, Access::Write);
@@ -382,9 +383,10 @@ void Extractor::visitTarget(TSNode t, const Frame &f, unsigned depth, Access acc
       chain(t, f, depth, access);
       return;
     }
-    // `self.layers[0].weight = w` mutates what self.layers holds.
-    TSNode obj = ts::field(t, ts::F::Object);
-    visitTarget(obj, f, depth + 1, access);
+    // `self.layers[0].weight = w` mutates what self.layers holds. The attributes down to
+    // the head are recorded here once; the head carries the write on.
+    frameAttributes(t, f, t);
+    visitTarget(head, f, depth + 1, access);
     return;
   }
   case K::Subscript: {

@@ -125,6 +125,12 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
   case K::TryStatement:
     tryStatement(n, f, depth);
     return;
+  case K::ListComprehension:
+  case K::SetComprehension:
+  case K::DictionaryComprehension:
+  case K::GeneratorExpression:
+    comprehension(n, f, depth);
+    return;
   case K::ReturnStatement:
     returnStatement(n, f, depth);
     return;
