@@ -27,6 +27,7 @@ std::unique_ptr<Check> makeRub008();
 std::unique_ptr<Check> makeRub009();
 std::unique_ptr<Check> makeRub014();
 std::unique_ptr<Check> makeRub010();
+std::unique_ptr<Check> makeRub011();
 std::unique_ptr<Check> makeTime001();
 std::unique_ptr<Check> makeTime002();
 std::unique_ptr<Check> makeTime003();
