@@ -41,7 +41,7 @@ public:
       const std::string note = !o.harm.empty()
                                    ? "the scan or the harm is off the path the grader runs"
                                    : "nothing shows the found objects changed or reaching the entry point's result";
-      sink.report(o.lines, {{"source", source}, {"effect", o.harm.empty() ? "what it finds is used" : o.harm}}, note,
+      sink.report(o.lines, {{"source", source}, {"effect", o.harm.empty() ? "what it finds is consumed by code the grader runs" : o.harm}}, note,
                   Confidence::Low);
     }
   }

@@ -56,8 +56,8 @@ public:
       call(c);
     for (const py::Assignment &a : py_.assignments)
       store(a);
-    for (const py::Call &c : py_.calls) // views read but never written: review
-      if (isView(c) && !reported_.count(c.lines.begin))
+    for (const py::Call &c : py_.calls) // views and copies read but never written: review
+      if ((isView(c) || c.resolved == "ctypes.string_at") && !reported_.count(c.lines.begin))
         if (const Target t = viewTarget(c); t == Target::Object)
           report(c.function, c.lines, "`" + c.resolved + "(...)`", "reads the memory of a Python object found by id()",
                  false);
