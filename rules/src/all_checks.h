@@ -25,6 +25,8 @@ std::unique_ptr<Check> makeRub006();
 std::unique_ptr<Check> makeRub007();
 std::unique_ptr<Check> makeRub008();
 std::unique_ptr<Check> makeRub009();
+std::unique_ptr<Check> makeRub010();
+std::unique_ptr<Check> makeRub011();
 std::unique_ptr<Check> makeRub014();
 std::unique_ptr<Check> makeRub012();
 std::unique_ptr<Check> makeRub013();

@@ -27,6 +27,8 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeRub007());
   checks.push_back(makeRub008());
   checks.push_back(makeRub009());
+  checks.push_back(makeRub010());
+  checks.push_back(makeRub011());
   checks.push_back(makeRub014());
   checks.push_back(makeRub012());
   checks.push_back(makeRub013());

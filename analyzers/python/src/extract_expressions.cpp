@@ -45,7 +45,8 @@ void Extractor::identity(llvm::StringRef kind, TSNode at, const Frame &f) {
   out_.identityChecks.push_back(std::move(c));
 }
 
-void Extractor::chain(TSNode n, const Frame &f, unsigned depth, Access access) {
+void Extractor::chain(TSNode n, const Frame &f, unsigned depth, Access access, TSNode mutated) {
+  frameAttributes(n, f, access != Access::Read ? n : mutated);
   TSNode head = n;
   TSNode firstAttr{}; // the attribute directly on the head
   bool version = false;
@@ -214,7 +215,8 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
   if (ts::kind(fn) == K::Attribute && c.method == "data_ptr")
     identity("data_ptr", n, f);
   bool mutates = false;
-  if (ts::kind(fn) == K::Attribute && llvm::is_contained(kMutators, c.method)) {
+  const bool mutator = ts::kind(fn) == K::Attribute && llvm::is_contained(kMutators, c.method);
+  if (mutator) {
     TSNode obj = ts::field(fn, ts::F::Object);
     TSNode objHead = ts::field(obj, ts::F::Object);
     mutates = ts::kind(obj) == K::Attribute && ts::kind(objHead) == K::Identifier && !f.selfName.empty() &&
@@ -224,7 +226,7 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
 
   maybeStringConstant(n, f);
   if (ts::kind(fn) == K::Identifier || ts::kind(fn) == K::Attribute)
-    chain(fn, f, depth + 1, Access::Read);
+    chain(fn, f, depth + 1, Access::Read, mutator ? ts::field(fn, ts::F::Object) : TSNode{});
   else
     visit(fn, f, depth + 1);
   if (mutates) {

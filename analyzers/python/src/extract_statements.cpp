@@ -403,9 +403,10 @@ void Extractor::visitTarget(TSNode t, const Frame &f, unsigned depth, Access acc
       chain(t, f, depth, access);
       return;
     }
-    // `self.layers[0].weight = w` mutates what self.layers holds.
-    TSNode obj = ts::field(t, ts::F::Object);
-    visitTarget(obj, f, depth + 1, access);
+    // `self.layers[0].weight = w` mutates what self.layers holds. The attributes down to
+    // the head are recorded here once; the head carries the write on.
+    frameAttributes(t, f, t);
+    visitTarget(head, f, depth + 1, access);
     return;
   }
   case K::Subscript: {

@@ -82,12 +82,18 @@ private:
   void call(TSNode n, const Frame &f, unsigned depth);
   bool isLaunch(TSNode kernel, TSNode index) const;
   void setattrCall(TSNode n, const Call &c, const Frame &f);
-  void chain(TSNode n, const Frame &f, unsigned depth, Access access);
+  /// `mutated`: the object a mutating method is called on (`obj` of `obj.update(...)`), if any.
+  void chain(TSNode n, const Frame &f, unsigned depth, Access access, TSNode mutated = TSNode{});
   void comparison(TSNode n, const Frame &f, unsigned depth);
   void stringNode(TSNode n, const Frame &f, unsigned depth);
   void maybeStringConstant(TSNode n, const Frame &f);
   void selfAccess(llvm::StringRef attr, Access access, TSNode at, const Frame &f);
   void identity(llvm::StringRef kind, TSNode at, const Frame &f);
+
+  // extract_frames.cpp
+  /// FrameAttribute facts for the attribute nodes of the chain `top` (down to its first
+  /// non-attribute node); `written` is the node being stored into, if any.
+  void frameAttributes(TSNode top, const Frame &f, TSNode written);
 };
 
 /// Drops NameRefs that repeat on a line or are a dotted prefix of another on the same line.

@@ -260,6 +260,22 @@ struct StringConstant {
   LineRange lines;
 };
 
+/// An attribute of an interpreter frame, traceback or generator (`f_back`, `f_locals`,
+/// `f_globals`, `tb_frame`, ...) used on any object. NameRefs only record chains rooted at an
+/// import; frame chains usually start at a call or a local (`sys._getframe(1).f_locals`,
+/// `frame.f_back`), and whether a caller's namespace is read or written is the question.
+struct FrameAttribute {
+  std::string attribute; ///< "f_back", "f_locals", "f_globals", "tb_frame", ...
+  std::string object;    ///< what it is taken from, as written ("frame", "inspect.currentframe()")
+  std::string resolved;  ///< the chain through this attribute, alias-resolved ("inspect.currentframe().f_back")
+  /// Stored into: the attribute itself or an item of it (at any depth) is assigned
+  /// (`f.f_locals["x"] = v`, `f.f_locals["t"].data = v`, `+=`), or a mutating method is called
+  /// on it (`f.f_globals.update(d)`, `.pop`, `.__setitem__`).
+  bool written = false;
+  std::string function;
+  LineRange lines;
+};
+
 /// A `for` statement or a comprehension's `for ... in ...` clause: the names it binds to each
 /// item of an iterable. Rules follow a collection into its items with it (`for f in futures:
 /// f.result()` waits for every future the list holds).
@@ -288,6 +304,7 @@ struct PythonFacts {
   std::vector<OperatorUse> operators;
   std::vector<Diagnostic> diagnostics;
   std::vector<LoopBinding> loops;
+  std::vector<FrameAttribute> frameAttributes;
 
   /// Resolves a dotted name as written at module scope through the imports
   /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.
