@@ -254,7 +254,8 @@ private:
 
   static void processControl(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
                              FindingSink &sink) {
-    const std::string_view root = c.resolved.substr(0, c.resolved.find('.'));
+    // A view of the resolved name itself (a view of a substr() temporary would dangle).
+    const std::string_view root = std::string_view(c.resolved).substr(0, c.resolved.find('.'));
     const bool binding = (root == "prctl" || root == "seccomp" || root == "pyseccomp" || root == "ptrace") &&
                          c.method != "get_name" && c.method != "set_name";
     const bool libc = !c.receiver.empty() && among(kProcessControl, c.method) && !py.findFunction(c.resolved);

@@ -74,7 +74,7 @@ struct Source {
 class ReplayScan {
 public:
   ReplayScan(const CheckContext &ctx, const std::set<std::string> &reachable)
-      : facts_(ctx.facts), py_(ctx.facts.python), scope_(ctx.facts), reachable_(reachable),
+      : py_(ctx.facts.python), scope_(ctx.facts), reachable_(reachable),
         atImport_(semantic::functionsRunAtImport(ctx.facts.python, scope_)),
         generators_(referenceInputGenerators(ctx.problem)), entries_(ctx.facts.kernels.entryPoints) {
     collectSeededGenerators();
@@ -133,7 +133,6 @@ public:
   }
 
 private:
-  const Facts &facts_;
   const py::PythonFacts &py_;
   GradedScope scope_;
   const std::set<std::string> &reachable_;
