@@ -201,6 +201,25 @@ def kernel(x_ptr, n, B: tl.constexpr):
   EXPECT_TRUE(jitted.kernels.entryPoints.empty()) << "a @triton.jit function named kernel is launched, not graded";
 }
 
+// A local import is unseen code only when it can run: GPU MODE's `from task import input_t,
+// output_t` names types for annotations, while a sidecar module's function is called.
+TEST(KernelInventory, LocalImportsUsedOnlyAsAnnotationsAreNotUnseenCode) {
+  const Facts types = analyzed(R"(import torch
+from task import input_t, output_t
+def custom_kernel(data: input_t) -> output_t:
+    a, b, c = data
+    c.copy_(torch.matmul(a, b))
+    return c
+)");
+  EXPECT_TRUE(types.kernels.unresolvedLocalImports.empty());
+  for (const char *use : {"    return fast_mm(a, b)\n", "    k = fast_mm\n    return k(a, b)\n",
+                          "    return torch.compile(fast_mm)(a, b)\n"}) {
+    const Facts called = analyzed(std::string("import torch\nfrom mykernels import fast_mm\ndef custom_kernel(data):\n"
+                                              "    a, b = data\n") + use);
+    EXPECT_EQ(called.kernels.unresolvedLocalImports, std::vector<std::string>{"mykernels"}) << use;
+  }
+}
+
 TEST(KernelWorkSummary, TritonKernelsAreClassifiedAndLibraryOpsCollected) {
   const Facts f = analyzed(R"(import torch
 import torch.nn as nn
@@ -240,7 +259,7 @@ class Model(nn.Module):
 }
 
 TEST(KernelInventory, LocalImportsAreUnresolved) {
-  const Facts f = analyzed("import torch\nimport my_kernels\nfrom .impl import run\nimport os.path\n");
+  const Facts f = analyzed("import torch\nimport my_kernels\nfrom .impl import run\nimport os.path\nrun()\n");
   EXPECT_EQ(f.kernels.unresolvedLocalImports, (std::vector<std::string>{"my_kernels", "impl"}));
 }
 

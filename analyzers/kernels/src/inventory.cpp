@@ -5,6 +5,7 @@
 #include "work_summary.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <set>
@@ -278,6 +279,50 @@ private:
   std::deque<std::string> queue_;
 };
 
+/// `name` occurs as an identifier in `text` (not as part of a longer name or an attribute).
+bool mentions(std::string_view text, std::string_view name) {
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const bool before = at > 0 && (ident(text[at - 1]) || text[at - 1] == '.');
+    const bool after = at + name.size() < text.size() && ident(text[at + name.size()]);
+    if (!before && !after)
+      return true;
+  }
+  return false;
+}
+
+/// Whether an import can bring unseen work: a module imported whole (its import may register ops
+/// or patch torch), or a name taken from it that is called, decorates, is subclassed, or is
+/// handed on as a value (an argument, an assignment's value, a return). Names used only in
+/// annotations (`from task import input_t, output_t`, GPU MODE's harness types) bring none.
+bool usedAsCode(const py::PythonFacts &python, const py::Import &imp) {
+  const std::string_view bound = imp.boundName;
+  if (!imp.fromImport || bound.empty() || bound == "*")
+    return true;
+  for (const py::Call &c : python.calls) {
+    if (head(c.callee) == bound || mentions(c.launchedKernel, bound))
+      return true;
+    for (const py::Argument &a : c.args)
+      if (mentions(a.value.text, bound))
+        return true;
+  }
+  for (const py::Assignment &a : python.assignments)
+    if (mentions(a.value.text, bound))
+      return true;
+  for (const py::Return &r : python.returns)
+    if (mentions(r.value.text, bound))
+      return true;
+  for (const py::Function &f : python.functions)
+    for (const py::Decorator &d : f.decorators)
+      if (head(d.text) == bound)
+        return true;
+  for (const py::Class &c : python.classes)
+    for (const std::string &b : c.bases)
+      if (b == imp.target || b.rfind(imp.target + ".", 0) == 0)
+        return true;
+  return false;
+}
+
 } // namespace
 
 KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
@@ -293,7 +338,8 @@ KernelInventory buildInventory(const py::PythonFacts &python, const embed::Embed
     // `from .kernels import x` is local by construction.
     const std::string_view target = std::string_view(imp.target).substr(imp.target.find_first_not_of('.') == std::string::npos ? imp.target.size() : imp.target.find_first_not_of('.'));
     const std::string top(head(target));
-    if (!top.empty() && (imp.target.front() == '.' || !isKnownModule(top)) && seen.insert(top).second)
+    if (!top.empty() && (imp.target.front() == '.' || !isKnownModule(top)) && usedAsCode(python, imp) &&
+        seen.insert(top).second)
       inv.unresolvedLocalImports.push_back(top);
   }
   return inv;
