@@ -13,6 +13,7 @@
 #include "kbaudit/rules/rule_meta.h"
 #include "kbaudit/runtime/probe.h"
 
+#include "runtime_support.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -28,20 +29,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kPython = runtime::defaultPython().string();
+const std::string kPython = kbaudit::test::probePython();
 
-bool torchAvailable() {
-  static const bool ok = runCommand(kPython + " -c 'import torch' >/dev/null 2>&1") == 0;
-  return ok;
-}
-
-#define REQUIRE_TORCH()                                                                                            \
-  do {                                                                                                             \
-    if (!torchAvailable()) {                                                                                       \
-      GTEST_SKIP() << kPython << " cannot import torch (run setup.sh without KBAUDIT_STATIC_ONLY=1 to create "    \
-                   << "the project's .venv): the runtime probes cannot run here";                                  \
-    }                                                                                                              \
-  } while (false)
 
 // A row softmax, 8 x 16 in fp32: the smallest problem every probe still runs on.
 const char *kReference = R"(import torch

@@ -5,7 +5,7 @@
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/runtime/probe.h"
 
-#include "test_files.h"
+#include "runtime_support.h"
 
 #include <gtest/gtest.h>
 
@@ -15,14 +15,11 @@ namespace fs = std::filesystem;
 namespace {
 
 TEST(RuntimeModuleProblem, ProbesCompareAgainstTheModule) {
-  const std::string python = runtime::defaultPython().string();
-  if (test::runCommand(python + " -c 'import torch' >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << python << " cannot import torch (run setup.sh without KBAUDIT_STATIC_ONLY=1): the runtime "
-                 << "probes cannot run here";
+  REQUIRE_TORCH();
   const fs::path examples = fs::path(KBAUDIT_SOURCE_DIR) / "examples";
   runtime::ProbeOptions options;
   options.device = "cpu";
-  options.python = python;
+  options.python = test::probePython();
   options.seeds = {0};
   options.limits.wall = std::chrono::seconds(90);
   const problems::ProblemContext problem = problems::loadProblem(examples / "v3-problems/level1/7_RowSoftmax.py");

@@ -12,6 +12,7 @@
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/runtime/probe.h"
 
+#include "runtime_support.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -32,20 +33,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kRuntime = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "runtime";
-const std::string kPython = runtime::defaultPython().string();
+const std::string kPython = kbaudit::test::probePython();
 
-bool torchAvailable() {
-  static const bool ok = runCommand(kPython + " -c 'import torch' >/dev/null 2>&1") == 0;
-  return ok;
-}
-
-#define REQUIRE_TORCH()                                                                                            \
-  do {                                                                                                             \
-    if (!torchAvailable()) {                                                                                       \
-      GTEST_SKIP() << kPython << " cannot import torch (run setup.sh without KBAUDIT_STATIC_ONLY=1 to create "    \
-                   << "the project's .venv): the runtime probes cannot run here";                                  \
-    }                                                                                                              \
-  } while (false)
 
 fs::path problemDir(const std::string &name) { return kRuntime / "problems" / name; }
 fs::path solutionDir(const std::string &name) { return kRuntime / "solutions" / name; }
