@@ -70,7 +70,7 @@ int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ost
       << (p.contractDtype().empty() ? "unknown" : p.contractDtype()) << "\n"
       << "regime:         " << orDash(p.regime) << "\n"
       << "tolerance:      " << tolerances(p) << "\n"
-      << "state load:     " << (p.lenientStateLoad ? "lenient (load_state_dict strict=False)" : "-") << "\n"
+      << "state load:     " << (p.lenientStateLoad() ? "lenient (load_state_dict strict=False)" : "-") << "\n"
       << "reference:      " << (r.found ? terminalSafe(r.path.string()) : "none") << "\n"
       << "entry point:    " << orDash(r.entry) << "\n"
       << "dominant ops:   " << joined(r.dominantOps, problems::opClassName) << "\n"

@@ -97,11 +97,12 @@ ProblemContext loadProblem(const fs::path &dirOrFile) {
     ctx.name = dirOrFile.stem().string();
     readReference(ctx, dirOrFile);
     ctx.policy = findPolicy(ctx.name);
-    // KernelBench graders (v3 included) compare with atol = rtol = 1e-2 and copy the
-    // reference's state with load_state_dict(strict=False); a module states neither.
+    ctx.layout = ProblemLayout::Module;
+    // A module states neither tolerance nor weight sharing: until a suite profile says, the
+    // KernelBench default (atol = rtol = 1e-2) and v3's load_state_dict(strict=False) hold.
     if (const std::string contract = ctx.contractDtype(); !contract.empty())
       ctx.tolerance.emplace(contract, kKernelBenchTolerance);
-    ctx.lenientStateLoad = true;
+    ctx.weights = WeightSharing::LenientLoad;
     return ctx;
   }
   ctx.dir = dirOrFile;
@@ -117,11 +118,33 @@ ProblemContext loadProblem(const fs::path &dirOrFile) {
     ctx.diagnostics.insert(ctx.diagnostics.begin(),
                            Diagnostic{Diagnostic::Severity::Warning, "problem-missing",
                                       "no problem.yaml in " + dirOrFile.string(), "problem.yaml", {}});
+  ctx.toleranceStated = !ctx.tolerance.empty();
   if (ctx.tolerance.empty() && ctx.reference.statedTolerance)
-    if (const std::string contract = ctx.contractDtype(); !contract.empty())
+    if (const std::string contract = ctx.contractDtype(); !contract.empty()) {
       ctx.tolerance.emplace(contract, *ctx.reference.statedTolerance);
+      ctx.toleranceStated = true;
+    }
   ctx.policy = findPolicy(ctx.name, ctx.displayName);
+  ctx.layout = hasYaml                         ? ProblemLayout::ProblemYaml
+               : ctx.reference.functionStyle() ? ProblemLayout::GpuModeReference
+               : ctx.reference.found           ? ProblemLayout::ReferenceOnly
+                                               : ProblemLayout::None;
+  ctx.weights = ctx.layout == ProblemLayout::GpuModeReference ? WeightSharing::Inputs : WeightSharing::StrictLoad;
   return ctx;
+}
+
+void applyProfile(ProblemContext &ctx, const SuiteProfile &profile) {
+  ctx.suite = profile.id;
+  ctx.suiteVersion = profile.version;
+  ctx.weights = profile.weights;
+  ctx.precisionDeclared = profile.precisionDeclared;
+  if (ctx.toleranceStated)
+    return;
+  const std::string contract = ctx.contractDtype();
+  if (auto it = profile.tolerance.find(contract); it != profile.tolerance.end()) {
+    ctx.tolerance.clear();
+    ctx.tolerance.emplace(contract, it->second);
+  }
 }
 
 std::string ProblemContext::contractDtype() const {

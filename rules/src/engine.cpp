@@ -25,6 +25,7 @@ public:
     f.category = meta_.category;
     f.verdict = meta_.verdict;
     f.confidence = confidence.value_or(meta_.confidence);
+    f.term = meta_.term;
     f.message = renderMessage(meta_.message, vars);
     f.evidence = std::move(evidence);
     f.lines = lines;

@@ -24,6 +24,10 @@ std::string renderRuleDoc(const RuleMeta &m) {
   out += "| category | `" + m.category + "` |\n";
   out += "| verdict class | `" + std::string(verdictClassName(m.verdict)) + "` |\n";
   out += "| default confidence | " + std::string(confidenceName(m.confidence)) + " |\n";
+  out += "| contract term | `" + std::string(problems::termName(m.term)) + "` (" +
+         (problems::universalTerm(m.term) ? "the grader's own check: a hack under every suite profile"
+                                          : "what it costs depends on the suite: [docs/suites](../suites)") +
+         ") |\n";
   std::string needs;
   for (const auto &n : m.needs)
     needs += (needs.empty() ? "" : ", ") + n;

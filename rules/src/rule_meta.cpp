@@ -71,6 +71,11 @@ RuleMeta parseRuleMeta(std::string_view yaml) {
   else if (confidence == "medium") m.confidence = Confidence::Medium;
   else if (confidence == "low") m.confidence = Confidence::Low;
   else throw std::runtime_error("rule " + m.id + ": unknown confidence '" + confidence + "'");
+  const std::string term = required(root, "term");
+  if (auto t = problems::termNamed(term))
+    m.term = *t;
+  else
+    throw std::runtime_error("rule " + m.id + ": unknown term '" + term + "'");
   m.message = trimmed(required(root, "message"));
   m.summary = trimmed(required(root, "summary"));
   m.implication = trimmed(required(root, "implication"));

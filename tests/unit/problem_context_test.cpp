@@ -163,7 +163,7 @@ TEST(ProblemContext, KernelBenchModulesAreFoundByName) {
   const ProblemContext p = loadProblem(*found);
   EXPECT_EQ(p.name, "36_RMSNorm_");
   EXPECT_EQ(p.contractDtype(), "fp32");
-  EXPECT_TRUE(p.lenientStateLoad);
+  EXPECT_TRUE(p.lenientStateLoad());
   ASSERT_EQ(p.tolerance.count("fp32"), 1u);
   EXPECT_DOUBLE_EQ(p.tolerance.at("fp32"), kKernelBenchTolerance);
   fs::remove_all(root);
@@ -181,7 +181,7 @@ TEST(ProblemContext, GpuModeReferenceStatesItsContract) {
   EXPECT_EQ(p.contractDtype(), "fp16");
   ASSERT_EQ(p.tolerance.count("fp16"), 1u);
   EXPECT_DOUBLE_EQ(p.tolerance.at("fp16"), 2e-2) << "the looser of rtol=2e-02 and atol=1e-03";
-  EXPECT_FALSE(p.lenientStateLoad);
+  EXPECT_FALSE(p.lenientStateLoad());
   for (const kbaudit::Diagnostic &d : p.diagnostics)
     EXPECT_NE(d.code, "problem-missing") << d.message;
   const std::vector<std::string> names = listProblemNames(testProblem(""));

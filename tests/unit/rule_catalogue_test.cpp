@@ -90,12 +90,21 @@ TEST(RuleCatalogue, MetadataParserRejectsIncompleteRules) {
                              "message: m\nsummary: s\nimplication: i\nrationale: r\n" + harm),
                std::runtime_error);
   const std::string complete = "id: WRAP9\nname: x\ncategory: WRAP\nverdict: rubric_leak\n"
-                               "confidence: low\nmessage: m {a}\nsummary: s\nimplication: i\nrationale: r\n";
+                               "confidence: low\nterm: authored-kernel\nmessage: m {a}\nsummary: s\nimplication: i\n"
+                               "rationale: r\n";
   const RuleMeta m = parseRuleMeta(complete + harm);
   EXPECT_EQ(m.verdict, VerdictClass::RubricLeak);
   EXPECT_EQ(m.confidence, Confidence::Low);
   EXPECT_EQ(m.consequence, "c.");
   EXPECT_EQ(m.decisiveWhen, "d");
+  EXPECT_EQ(m.term, kbaudit::problems::Term::AuthoredKernel);
+  // Every rule names the contract term it breaks, from the suite profiles' vocabulary.
+  std::string noTerm = complete;
+  noTerm.erase(noTerm.find("term: authored-kernel\n"), 22);
+  EXPECT_THROW(parseRuleMeta(noTerm + harm), std::runtime_error);
+  std::string badTerm = complete;
+  badTerm.replace(badTerm.find("authored-kernel"), 15, "kernel-ness");
+  EXPECT_THROW(parseRuleMeta(badTerm + harm), std::runtime_error);
   // Proof of harm is required: a rule without a consequence (or an empty one) is rejected.
   EXPECT_THROW(parseRuleMeta(complete + "decisive_when: d\n"), std::runtime_error);
   EXPECT_THROW(parseRuleMeta(complete + "consequence: \"\"\ndecisive_when: d\n"), std::runtime_error);

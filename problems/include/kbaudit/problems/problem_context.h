@@ -5,6 +5,7 @@
 // end), and the curated policy of its suite (problems/<suite>/*.yaml, compiled in).
 // Rules read this; it holds plain structs only.
 
+#include "kbaudit/problems/suite_profile.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/source/diagnostic.h"
 #include "kbaudit/source/line_range.h"
@@ -94,10 +95,21 @@ struct ProblemContext {
   std::string precision;     ///< problem.yaml precision as written ("fp8_e4m3", "int4_bf16", "fp32")
   std::string regime;        ///< "compute" / "memory" / "latency"
   std::map<std::string, double> tolerance;
-  /// The grader copies the reference's state into the solution with
-  /// `load_state_dict(strict=False)` (KernelBench modules): reference parameters the solution
-  /// lacks are dropped silently instead of failing the load.
-  bool lenientStateLoad = false;
+  /// The tolerance was stated by the problem itself (problem.yaml, the reference's check, a
+  /// table row), not filled in from a suite's default.
+  bool toleranceStated = false;
+  ProblemLayout layout = ProblemLayout::None;
+  /// How the grader hands the solution the reference's weights: the layout's convention until a
+  /// suite profile says (applyProfile). Under a lenient load reference parameters the solution
+  /// lacks are dropped silently; under same-seed construction nothing is copied at all.
+  WeightSharing weights = WeightSharing::StrictLoad;
+  bool lenientStateLoad() const { return weights == WeightSharing::LenientLoad; }
+  /// The solution declares the precision it computes in (KernelBench-v3 `precision_used`):
+  /// compute below `precision` breaks the contract even when its error fits the tolerance.
+  bool precisionDeclared = false;
+  /// The suite profile applied (its id and version), "" before applyProfile.
+  std::string suite;
+  unsigned suiteVersion = 0;
   std::vector<std::string> forbidden; ///< problem.yaml forbidden, as written
   ReferenceSummary reference;
   std::optional<SuitePolicy> policy;
@@ -128,6 +140,10 @@ double unitRoundoff(std::string_view canonical);
 /// a KernelBench level file (`NN_Name.py` with Model/get_inputs/get_init_inputs).
 /// Never throws; a missing or malformed file becomes a diagnostic.
 ProblemContext loadProblem(const std::filesystem::path &dirOrFile);
+
+/// Applies a suite profile's harness facts: how weights are shared, whether the solution declares
+/// its precision, and the suite's tolerance where the problem states none.
+void applyProfile(ProblemContext &problem, const SuiteProfile &profile);
 
 /// Summarises a reference source (reference.py or a level file).
 ReferenceSummary summarizeReference(std::string_view source, const std::filesystem::path &path = {});

@@ -14,6 +14,11 @@ struct Finding {
   std::string category; ///< "WRAP"
   VerdictClass verdict = VerdictClass::Review;
   Confidence confidence = Confidence::Medium;
+  /// The contract term it breaks (the rule's `term`).
+  problems::Term term = problems::Term::Correctness;
+  /// Set when the run's suite profile changed what the finding costs: why, in the suite's words
+  /// ("KernelBench's static checker only warns on precision downgrades").
+  std::string suiteNote;
   std::string message;  ///< the rendered template
   std::string evidence;
   std::string file = "solution.py";

@@ -3,6 +3,8 @@
 // Rule metadata, loaded from rules/<CATEGORY>/<ID>.yaml (compiled into the binary).
 // Messages, summaries and implications live in the YAML, never in C++.
 
+#include "kbaudit/problems/suite_profile.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,9 @@ struct RuleMeta {
   std::string category; ///< "WRAP"
   VerdictClass verdict = VerdictClass::Review;
   Confidence confidence = Confidence::Medium;
+  /// The contract term a finding breaks, or the grader check it defeats; the run's suite
+  /// profile decides what that costs (problems/suites/*.yaml).
+  problems::Term term = problems::Term::Correctness;
   /// Finding message with `{placeholder}`s the check fills in.
   std::string message;
   /// One sentence for the annotation summary, in plain language.

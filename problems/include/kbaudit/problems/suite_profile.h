@@ -1,0 +1,186 @@
+#pragma once
+
+// Suite profiles: the rules a benchmark suite grades by, as data (problems/suites/<id>.yaml,
+// compiled in; more from --suites DIR without a rebuild). Rules describe behaviours; a profile
+// says what each contract term costs in its suite, how the solution gets its weights, what
+// precision it may compute in, and where a run's score comes from. Plain structs only.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbaudit::problems {
+
+/// The contract terms a finding can break. The first three are the grader's own checks
+/// (correctness, timing, the harness itself): defeating them is a hack in every suite, and a
+/// profile cannot price them. The others are terms a suite may or may not set.
+enum class Term {
+  Correctness,        ///< the result check: memoised/stale/aliased outputs, input sniffing, hidden weights
+  Timing,             ///< the timer: work that escapes the timed region, timer patches
+  Grader,             ///< the harness: reading, editing or forging the grader and its channels
+  AuthoredKernel,     ///< some graded work must run in a kernel the submission wrote
+  AuthoredCompute,    ///< the heavy compute itself must be authored (no library beside a fig leaf)
+  ForbiddenOps,       ///< operations the problem or suite forbids
+  ForbiddenLibraries, ///< libraries whose import or pasted source the suite forbids
+  Precision,          ///< compute below the precision contract
+  ProblemPromise,     ///< what the problem's name promises (fp8 MMA, in-kernel int4 unpacking)
+};
+
+/// "correctness", "authored-kernel", ...
+const char *termName(Term t);
+std::optional<Term> termNamed(std::string_view name);
+/// The grader's own checks: a finding against them is a hack whatever the profile says.
+bool universalTerm(Term t);
+/// Mandate and library terms: a violation of these that gained nothing (no speedup over the
+/// suite's baseline, or a failed correctness check) is reported without deciding the verdict.
+bool gainMatters(Term t);
+/// Every term, in declaration order.
+const std::vector<Term> &allTerms();
+
+/// What breaking a term costs in a suite.
+enum class Cost {
+  Hack,    ///< the finding decides the verdict as its rule says
+  Review,  ///< listed for a person, never decisive (a warning in the suite's own checker)
+  Allowed, ///< the suite permits it: not a finding at all, noted in the annotation
+};
+const char *costName(Cost c); ///< "hack", "review", "allowed"
+
+/// How the grader gives the solution the reference's weights.
+enum class WeightSharing {
+  SameSeed,    ///< both models are built after the same seed; nothing is copied (KernelBench)
+  StrictLoad,  ///< load_state_dict(strict=True): a missing or renamed key fails loudly (KernelBench-Hard)
+  LenientLoad, ///< load_state_dict(strict=False): unmatched keys are dropped silently (KernelBench-v3)
+  Inputs,      ///< weights arrive as inputs of the graded call (GPU MODE, pygpubench)
+};
+const char *weightSharingName(WeightSharing w); ///< "same-seed", "strict-load", ...
+
+/// How a problem is laid out on disk (what loadProblem read).
+enum class ProblemLayout {
+  None,             ///< no problem given
+  ProblemYaml,      ///< a directory with problem.yaml and reference.py (KernelBench-Hard)
+  Module,           ///< a KernelBench-style module: Model, get_inputs, get_init_inputs
+  GpuModeReference, ///< reference.py with ref_kernel/generate_input/check_implementation
+  ReferenceOnly,    ///< a directory with a reference.py of no known convention
+};
+const char *layoutName(ProblemLayout l); ///< "problem-yaml", "module", "gpumode-reference", ...
+
+/// The shape of the solution's graded entry point.
+enum class EntryShape {
+  Unknown,
+  ModelNew,     ///< class ModelNew with forward (KernelBench levels 1-4, v3)
+  Model,        ///< class Model with forward (KernelBench-Hard)
+  CustomKernel, ///< module-level custom_kernel(data) (GPU MODE / kernelbot)
+  OutputKernel, ///< module-level kernel(output, *inputs) (pygpubench)
+};
+const char *entryShapeName(EntryShape e); ///< "model-new", "model", "custom-kernel", "output-kernel"
+
+/// One public file a profile's statements come from.
+struct ProfileSource {
+  std::string file; ///< "ScalingIntelligence/KernelBench: src/kernelbench/eval.py"
+  std::string says; ///< what the profile takes from it
+};
+
+/// How a run is recognised as this suite's (any match counts; see detectSuite).
+struct ProfileDetection {
+  /// Values of `bench`/`suite` in the run's meta.json or result.json, or a table's `suite` column.
+  std::vector<std::string> bench;
+  std::vector<ProblemLayout> layouts; ///< problem layouts of this suite
+  std::vector<EntryShape> entries;    ///< entry shapes of this suite's solutions
+  bool table = false;                 ///< runs given as rows of an evaluation table
+  /// Files or folders that mark the suite's problem tree (looked for beside the problem and in
+  /// its parents, three levels up): "precision_matrix.py".
+  std::vector<std::string> markers;
+};
+
+struct SuiteProfile {
+  std::string id;      ///< "kernelbench-hard"
+  unsigned version = 1;
+  std::string name;    ///< "KernelBench-Hard"
+  std::string summary; ///< one paragraph: what the suite asks for and how it grades
+  std::string file;    ///< where it was read from: "problems/suites/kernelbench.yaml" or a path
+  bool builtin = false;
+  std::vector<ProfileSource> sources;
+  ProfileDetection detect;
+  /// Graded entry points in words ("ModelNew.forward").
+  std::vector<std::string> entryPoints;
+  /// none | some | all: how much of the compute must be an authored kernel.
+  std::string mandate;
+  std::map<Term, Cost> costs; ///< every non-universal term
+  /// Precision contract. `reference`: "problem" (the problem states it) or a dtype.
+  std::string referencePrecision = "problem";
+  /// The solution declares the precision it computes in (v3 `precision_used`): compute below
+  /// the declared precision breaks the contract even when its error fits the tolerance.
+  bool precisionDeclared = false;
+  /// Tolerance per canonical dtype when the problem states none ("fp32" -> 1e-4).
+  std::map<std::string, double> tolerance;
+  WeightSharing weights = WeightSharing::StrictLoad;
+  std::string inputs; ///< how inputs are made (seeds, regeneration per call, shapes), in words
+  std::string timing; ///< how timing works (events, warm-up, L2 flush, graphs), in words
+  struct Score {
+    /// Where the run's score is read from, in words and in order ("result.json: correct, shapes[].ms").
+    std::vector<std::string> from;
+    std::string baseline; ///< what the speedup is measured against
+    /// A mandate or library violation gained something when the speedup is at least this.
+    double minSpeedup = 1.0;
+    /// Where the harness rates a run by its fraction of the GPU's peak, the mark it calls a
+    /// result (KernelBench-Hard's benchmark.py prints `RESULT: OK` from 0.1); when set and the
+    /// run's peak fraction is known, it decides gain instead of the speedup.
+    std::optional<double> minPeakFraction;
+  } score;
+
+  Cost cost(Term t) const; ///< Hack for universal terms and for terms the profile leaves out
+};
+
+/// A profile that could not be read: the file and the key at fault, and why.
+struct ProfileError {
+  std::string file;
+  std::string key; ///< "terms.precision", "" for the document as a whole
+  std::string message;
+  std::string text() const; ///< "file: key: message"
+};
+
+/// Parses one profile document; every key is checked (unknown keys and wrong types are errors).
+/// `file` names it in errors.
+std::optional<SuiteProfile> parseSuiteProfile(std::string_view yaml, const std::string &file, ProfileError &error);
+
+/// The profiles kbaudit ships (problems/suites/*.yaml, compiled in), sorted by id.
+const std::vector<SuiteProfile> &builtinProfiles();
+
+/// Built-in profiles plus a user's (each `*.yaml` of the given folders; one with a built-in id
+/// replaces it). Errors are collected, never thrown.
+struct ProfileSet {
+  std::vector<SuiteProfile> profiles;
+  std::vector<ProfileError> errors;
+  const SuiteProfile *find(std::string_view id) const;
+};
+ProfileSet loadProfiles(const std::vector<std::filesystem::path> &userDirs);
+
+/// What a run shows about its suite.
+struct SuiteSignals {
+  std::string requested;              ///< --suite or the config file's `suite:`
+  std::string requestedBy;            ///< "--suite", "kbaudit.yaml"
+  std::string bench;                  ///< meta.json/result.json `bench`, a table's `suite` column
+  bool table = false;                 ///< a row of an evaluation table
+  ProblemLayout layout = ProblemLayout::None;
+  std::filesystem::path problemPath;  ///< the problem directory or module, for markers
+  EntryShape entry = EntryShape::Unknown;
+};
+
+struct SuiteDetection {
+  const SuiteProfile *profile = nullptr; ///< nullptr only when the set is empty or `requested` is unknown
+  std::string reason;                    ///< "meta.json bench 'hard'", "problem layout: module, entry: ModelNew"
+  std::string error;                     ///< a requested id no profile has
+};
+
+/// Picks the profile: the requested one; else the first of bench name, table, problem markers,
+/// problem layout (with the entry shape breaking ties), entry shape; else KernelBench-Hard's,
+/// the contract kbaudit was first built for.
+SuiteDetection detectSuite(const ProfileSet &set, const SuiteSignals &signals);
+
+/// The profile's doc page (docs/suites/<id>.md).
+std::string renderSuiteDoc(const SuiteProfile &profile);
+
+} // namespace kbaudit::problems

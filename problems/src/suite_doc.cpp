@@ -1,0 +1,108 @@
+// docs/suites/<id>.md, generated from the profile so the page and the data cannot disagree
+// (suite_profile_test compares them, as rule_catalogue_test does for rule pages).
+
+#include "kbaudit/problems/suite_profile.h"
+
+#include <cstdio>
+
+namespace kbaudit::problems {
+
+namespace {
+
+const char *termMeaning(Term t) {
+  switch (t) {
+  case Term::Correctness: return "the correctness check (memoised, stale, aliased or untouched outputs; input sniffing; hidden weights)";
+  case Term::Timing: return "the timer (work outside the timed stream, deferred or concurrent work, replayed graphs)";
+  case Term::Grader: return "the harness (reading or editing the grader, patching torch or timers, forging results)";
+  case Term::AuthoredKernel: return "some graded work runs in a kernel the submission wrote";
+  case Term::AuthoredCompute: return "the heavy compute itself is authored, not a library call beside a small kernel";
+  case Term::ForbiddenOps: return "operations the problem or suite forbids";
+  case Term::ForbiddenLibraries: return "libraries the suite forbids (imported or pasted in)";
+  case Term::Precision: return "compute at or above the contract's precision";
+  case Term::ProblemPromise: return "what the problem's name promises (fp8 tensor-core MMA, in-kernel int4 unpacking)";
+  }
+  return "";
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string bullets(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &i : items)
+    out += "- " + i + "\n";
+  return out.empty() ? "- (none)\n" : out;
+}
+
+} // namespace
+
+std::string renderSuiteDoc(const SuiteProfile &p) {
+  std::string o;
+  o += "# " + p.name + " (`" + p.id + "`, version " + std::to_string(p.version) + ")\n\n";
+  o += "<!-- Generated from " + p.file + " by `kbaudit docs --out docs/rules`; edit the profile, not this page. -->\n\n";
+  o += p.summary + "\n\n";
+  o += "## What each contract term costs here\n\n| term | cost | the term |\n|---|---|---|\n";
+  for (Term t : allTerms())
+    o += std::string("| `") + termName(t) + "` | " + (universalTerm(t) ? "hack (every suite)" : costName(p.cost(t))) +
+         " | " + termMeaning(t) + " |\n";
+  o += "\n`hack`: a finding decides the verdict as its rule says. `review`: listed for a person, never decisive. "
+       "`allowed`: not a finding here; the annotation notes it under `kbaudit.suite.permitted`.";
+  o += " A violation of `authored-kernel`, `authored-compute`, `forbidden-ops` or `forbidden-libraries` that "
+       "gained nothing (its run failed correctness, " +
+       (p.score.minPeakFraction ? "its peak fraction is below " + number(*p.score.minPeakFraction) + " or, without one, "
+                                : std::string()) +
+       "its speedup is below " + number(p.score.minSpeedup) +
+       "x) is reported without deciding the verdict; where the run carries no score the finding stands.\n\n";
+  o += "## The harness\n\n";
+  o += "- Graded entry points: " + (p.entryPoints.empty() ? std::string("(unstated)") : "") + "\n";
+  for (const std::string &e : p.entryPoints)
+    o += "  - `" + e + "`\n";
+  o += "- Authoring mandate: `" + p.mandate + "` (none: any implementation; some: at least one authored kernel does "
+       "graded work; all: the compute is authored)\n";
+  o += std::string("- Weights: `") + weightSharingName(p.weights) + "`\n";
+  o += "- Precision: reference " + p.referencePrecision +
+       (p.precisionDeclared ? "; the solution declares the precision it computes in, and compute below it breaks the "
+                              "contract even within tolerance"
+                            : "") +
+       "\n";
+  if (!p.tolerance.empty()) {
+    o += "- Tolerance where the problem states none:";
+    for (const auto &[dtype, tol] : p.tolerance)
+      o += " " + dtype + " " + number(tol) + ";";
+    o.back() = '\n';
+  }
+  if (!p.inputs.empty())
+    o += "- Inputs: " + p.inputs + "\n";
+  if (!p.timing.empty())
+    o += "- Timing: " + p.timing + "\n";
+  o += "\n## Where a run's score comes from\n\n" + bullets(p.score.from);
+  if (!p.score.baseline.empty())
+    o += "\nBaseline: " + p.score.baseline + ".\n";
+  o += "\n## How kbaudit recognises a run of this suite\n\n";
+  std::vector<std::string> how;
+  if (!p.detect.bench.empty()) {
+    std::string names;
+    for (const std::string &b : p.detect.bench)
+      names += (names.empty() ? "`" : ", `") + b + "`";
+    how.push_back("the run's `meta.json`/`result.json` `bench` (or a table's `suite` column) is one of " + names);
+  }
+  if (p.detect.table)
+    how.push_back("the run is a row of an evaluation table");
+  for (const std::string &m : p.detect.markers)
+    how.push_back("`" + m + "` lies beside the problem or in one of its three nearest parent folders");
+  for (ProblemLayout l : p.detect.layouts)
+    how.push_back(std::string("the problem's layout is `") + layoutName(l) + "`");
+  for (EntryShape e : p.detect.entries)
+    how.push_back(std::string("the solution's entry point is `") + entryShapeName(e) + "`");
+  o += bullets(how);
+  o += "\n`--suite " + p.id + "` (or `suite: " + p.id + "` in kbaudit.yaml) chooses this profile whatever the run shows.\n";
+  o += "\n## Sources\n\n";
+  for (const ProfileSource &s : p.sources)
+    o += "- " + s.file + ": " + s.says + "\n";
+  return o;
+}
+
+} // namespace kbaudit::problems
