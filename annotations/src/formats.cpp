@@ -62,6 +62,8 @@ llvm::json::Object findingJson(const rules::Finding &f) {
       {"category", str(f.category)},
       {"verdict_class", rules::verdictClassName(f.verdict)},
       {"confidence", rules::confidenceName(f.confidence)},
+      {"term", problems::termName(f.term)},
+      {"suite_note", f.suiteNote.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(str(f.suiteNote))},
       {"file", str(f.file)},
       {"lines", lines(f.lines)},
       {"message", str(f.message)},
@@ -75,6 +77,26 @@ llvm::json::Object selectionJson(const RuleSelectionInfo &s) {
   return llvm::json::Object{{"source", str(s.source)},     {"config", str(s.configFile)},
                             {"select", strings(s.select)}, {"ignore", strings(s.ignore)},
                             {"disabled", strings(s.disabled)}, {"baseline", str(s.baseline)}};
+}
+
+llvm::json::Value suiteJson(const std::optional<SuiteJudgement> &s) {
+  if (!s)
+    return nullptr;
+  llvm::json::Array permitted;
+  for (const PermittedFinding &p : s->permitted)
+    permitted.push_back(llvm::json::Object{{"rule", str(p.rule)}, {"lines", lines(p.lines)}, {"message", str(p.message)}});
+  llvm::json::Object score{{"correct", s->score.correct ? llvm::json::Value(*s->score.correct) : llvm::json::Value(nullptr)},
+                           {"speedup", s->score.speedup ? number(*s->score.speedup) : llvm::json::Value(nullptr)},
+                           {"peak_fraction", s->score.peakFraction ? number(*s->score.peakFraction) : llvm::json::Value(nullptr)},
+                           {"sources", strings(s->score.sources)}};
+  return llvm::json::Object{{"id", str(s->id)},
+                            {"version", s->version},
+                            {"name", str(s->name)},
+                            {"profile", str(s->file)},
+                            {"detected_by", str(s->detectedBy)},
+                            {"score", std::move(score)},
+                            {"gain", str(s->gain)},
+                            {"permitted", std::move(permitted)}};
 }
 
 llvm::json::Object kbauditJson(const KbauditBlock &k) {
@@ -109,6 +131,7 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                             {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
                                                              : llvm::json::Value(std::move(problem))},
                             {"selection", std::move(selection)},
+                            {"suite", suiteJson(k.suite)},
                             {"findings", std::move(findings)},
                             {"skipped", std::move(skipped)},
                             {"diagnostics", std::move(diags)},
@@ -157,8 +180,12 @@ std::string toText(const Annotation &a) {
          rules::verdictClassName(f.verdict), ", ", rules::confidenceName(f.confidence), "] ", t(f.message)});
     if (!f.evidence.empty())
       put({" (", t(f.evidence), ")"});
+    if (!f.suiteNote.empty())
+      put({" [suite: ", t(f.suiteNote), "]"});
     out += "\n";
   }
+  if (a.kbaudit.suite)
+    put({"  suite: ", t(a.kbaudit.suite->id), " (", t(a.kbaudit.suite->detectedBy), "); ", t(a.kbaudit.suite->gain), "\n"});
   for (const rules::SkippedRule &s : a.kbaudit.skipped)
     put({"  skipped ", t(s.rule), ": ", t(s.reason), "\n"});
   for (const Diagnostic &d : a.kbaudit.diagnostics) {

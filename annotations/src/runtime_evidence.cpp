@@ -48,6 +48,7 @@ void addFinding(rules::RuleResults &results, const std::string &rule, const std:
     f.name = m->name;
     f.category = m->category;
     f.verdict = m->verdict;
+    f.term = m->term;
   } else {
     // A rule this build's catalogue lacks: listed with its category, at the default verdict
     // (review), so it never decides the verdict by itself.

@@ -39,6 +39,7 @@ llvm::json::Object driver(const std::string &docBase, const std::string &version
         {"defaultConfiguration", llvm::json::Object{{"level", defaultLevel(m)}}},
         {"properties", llvm::json::Object{{"category", m.category},
                                           {"verdict_class", rules::verdictClassName(m.verdict)},
+                                          {"term", problems::termName(m.term)},
                                           {"tags", llvm::json::Array{m.category, rules::verdictClassName(m.verdict)}}}}};
     if (!docBase.empty())
       rule["helpUri"] = docBase + m.id + ".md";
@@ -122,6 +123,8 @@ llvm::json::Object result(const rules::Finding &f, const std::string &artifact) 
                        {"locations", llvm::json::Array{llvm::json::Object{{"physicalLocation", std::move(physical)}}}},
                        {"properties", llvm::json::Object{{"confidence", rules::confidenceName(f.confidence)},
                                                          {"verdict_class", rules::verdictClassName(f.verdict)},
+                                                         {"term", problems::termName(f.term)},
+                                                         {"suite_note", json::str(f.suiteNote)},
                                                          {"evidence", json::str(f.evidence)}}}};
   if (const int index = ruleIndex(f.rule); index >= 0)
     r["ruleIndex"] = index;

@@ -127,7 +127,30 @@ void addAdmission(Annotation &a, const Facts &facts, const std::vector<const rul
   }
 }
 
-std::string cleanSummary(const Facts &facts) {
+/// What the suite profile changed, in a sentence or two: findings it lowered (a warning term, a
+/// violation that gained nothing) and behaviours it permits.
+std::string suiteSummary(const rules::RuleResults &results, const SuiteJudgement *suite) {
+  if (!suite)
+    return {};
+  std::string out;
+  std::set<std::string> seen;
+  for (const rules::Finding &f : results.findings)
+    if (!f.suiteNote.empty() && seen.insert(f.rule).second && seen.size() <= 2)
+      out += " Under " + suite->name + ", " + f.rule + " does not decide the verdict: " + f.suiteNote + ".";
+  if (!suite->permitted.empty()) {
+    std::set<std::string> rules;
+    for (const PermittedFinding &p : suite->permitted)
+      rules.insert(p.rule);
+    std::string ids;
+    for (const std::string &r : rules)
+      ids += (ids.empty() ? "" : ", ") + r;
+    out += " " + suite->name + " permits what " + ids + " describe" + (rules.size() == 1 ? "s" : "") +
+           " (kbaudit.suite.permitted).";
+  }
+  return out;
+}
+
+std::string cleanSummary(const Facts &facts, bool suiteLowered = false) {
   const kernels::KernelInventory &inv = facts.kernels;
   unsigned reached = 0;
   for (const auto &k : inv.kernels)
@@ -137,7 +160,8 @@ std::string cleanSummary(const Facts &facts) {
     s += "forward reaches " + std::to_string(reached) + " authored kernel" + (reached == 1 ? "" : "s") +
          " or inline-assembly site" + (reached == 1 ? "" : "s");
   else
-    s += "no rule fired with enough confidence to change the verdict";
+    s += suiteLowered ? "no finding decides the verdict under the suite's rules"
+                      : "no rule fired with enough confidence to change the verdict";
   if (!facts.embedded.sources.empty())
     s += " (" + std::to_string(facts.embedded.sources.size()) + " embedded C++/CUDA source" +
          (facts.embedded.sources.size() == 1 ? "" : "s") + " checked)";
@@ -184,9 +208,12 @@ void markIncomplete(Annotation &a, const std::string &why) {
 namespace {
 
 Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
-                                  const problems::ProblemContext *problem, const std::string &version) {
+                                  const problems::ProblemContext *problem, const std::string &version,
+                                  const SuiteJudgement *suite) {
   Annotation a;
   fillIdentity(a, run, version);
+  if (suite)
+    a.kbaudit.suite = *suite;
   fillFacts(a.kbaudit, facts, problem);
   a.kbaudit.findings = results.findings;
   a.kbaudit.skipped = results.skipped;
@@ -210,7 +237,8 @@ Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const 
 
   if (ordered.empty()) {
     a.verdict = "clean";
-    a.summary = cleanSummary(facts) + reviewNote(results);
+    const std::string lowered = suiteSummary(results, suite);
+    a.summary = cleanSummary(facts, !lowered.empty()) + lowered + reviewNote(results);
     return a;
   }
   a.verdict = rules::verdictClassName(ordered.front()->verdict);
@@ -223,7 +251,7 @@ Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const 
     if (const rules::RuleMeta *m = rules::findRule(f->rule))
       summary += (summary.empty() ? "" : " ") + m->summary;
   }
-  a.summary = summary + specifics(ordered) + reviewNote(results);
+  a.summary = summary + specifics(ordered) + suiteSummary(results, suite) + reviewNote(results);
   if (const rules::RuleMeta *m = rules::findRule(ordered.front()->rule))
     a.implication = m->implication;
 
@@ -246,8 +274,9 @@ Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const 
 } // namespace
 
 Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
-                      const problems::ProblemContext *problem, const std::string &version) {
-  Annotation a = synthesizeFromFindings(run, facts, results, problem, version);
+                      const problems::ProblemContext *problem, const std::string &version,
+                      const SuiteJudgement *suite) {
+  Annotation a = synthesizeFromFindings(run, facts, results, problem, version, suite);
   // Crashing Clang on purpose (exponential macros, absurd nesting) or flooding it past its unit
   // limit must not hide what the source does: with those facts missing, no verdict is proven.
   const auto &parses = facts.cxx.parses;

@@ -1,5 +1,6 @@
 #include "kbaudit/annotations/yaml_writer.h"
 
+#include <cstdlib>
 #include <yaml-cpp/yaml.h>
 
 #include <stdexcept>
@@ -127,6 +128,9 @@ rules::Finding finding(const YAML::Node &n) {
   f.category = text(n, "category");
   f.verdict = verdictClass(text(n, "verdict_class"));
   f.confidence = confidence(text(n, "confidence"));
+  if (auto t = problems::termNamed(text(n, "term")))
+    f.term = *t;
+  f.suiteNote = text(n, "suite_note");
   f.lines = lineRange(n["lines"]);
   if (n["file"])
     f.file = text(n, "file");
@@ -186,6 +190,33 @@ RuleSelectionInfo selection(const YAML::Node &n) {
   return s;
 }
 
+SuiteJudgement suiteJudgement(const YAML::Node &n) {
+  SuiteJudgement s;
+  s.id = text(n, "id");
+  s.name = text(n, "name");
+  s.file = text(n, "profile");
+  s.detectedBy = text(n, "detected_by");
+  s.gain = text(n, "gain");
+  if (const YAML::Node v = n["version"]; v && v.IsScalar())
+    s.version = static_cast<unsigned>(std::strtoul(v.Scalar().c_str(), nullptr, 10));
+  if (const YAML::Node score = n["score"]; score && score.IsMap()) {
+    bool b = false;
+    if (const YAML::Node c = score["correct"]; c && c.IsScalar() && YAML::convert<bool>::decode(c, b))
+      s.score.correct = b;
+    double d = 0;
+    if (const YAML::Node sp = score["speedup"]; sp && sp.IsScalar() && YAML::convert<double>::decode(sp, d))
+      s.score.speedup = d;
+    if (const YAML::Node pf = score["peak_fraction"]; pf && pf.IsScalar() && YAML::convert<double>::decode(pf, d))
+      s.score.peakFraction = d;
+    s.score.sources = stringList(score["sources"]);
+  }
+  if (const YAML::Node p = n["permitted"]; p && p.IsSequence())
+    for (const YAML::Node &item : p)
+      if (item.IsMap())
+        s.permitted.push_back(PermittedFinding{text(item, "rule"), lineRange(item["lines"]), text(item, "message")});
+  return s;
+}
+
 KbauditBlock kbauditBlock(const YAML::Node &n) {
   KbauditBlock k;
   if (!n.IsMap())
@@ -199,6 +230,8 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
   }
   if (const YAML::Node sel = n["selection"]; sel && sel.IsMap())
     k.selection = selection(sel);
+  if (const YAML::Node suite = n["suite"]; suite && suite.IsMap())
+    k.suite = suiteJudgement(suite);
   k.findings = list<rules::Finding>(n, "findings", finding);
   k.skipped = list<rules::SkippedRule>(n, "skipped", skippedRule);
   k.diagnostics = list<Diagnostic>(n, "diagnostics", diagnostic);

@@ -117,6 +117,9 @@ void writeFindings(Document &doc, const std::vector<rules::Finding> &findings) {
     doc.scalar(6, "category", f.category, ScalarStyle::Plain);
     doc.scalar(6, "verdict_class", rules::verdictClassName(f.verdict), ScalarStyle::Plain);
     doc.scalar(6, "confidence", rules::confidenceName(f.confidence), ScalarStyle::Plain);
+    doc.scalar(6, "term", problems::termName(f.term), ScalarStyle::Plain);
+    if (!f.suiteNote.empty())
+      doc.scalar(6, "suite_note", f.suiteNote, ScalarStyle::Quoted);
     doc.raw(6, "lines", lineRange(f.lines));
     doc.scalar(6, "file", f.file, ScalarStyle::Plain);
     doc.scalar(6, "message", f.message, ScalarStyle::Quoted);
@@ -247,6 +250,33 @@ void writeSelection(Document &doc, const RuleSelectionInfo &s) {
   doc.scalar(4, "baseline", s.baseline, ScalarStyle::Quoted);
 }
 
+/// Which suite's rules judged the run, what its score says, and what the suite permits.
+void writeSuite(Document &doc, const SuiteJudgement &s) {
+  doc.open(2, "suite");
+  doc.scalar(4, "id", s.id, ScalarStyle::Plain);
+  doc.raw(4, "version", std::to_string(s.version));
+  doc.scalar(4, "name", s.name, ScalarStyle::Quoted);
+  doc.scalar(4, "profile", s.file, ScalarStyle::Quoted);
+  doc.scalar(4, "detected_by", s.detectedBy, ScalarStyle::Quoted);
+  doc.open(4, "score");
+  doc.raw(6, "correct", s.score.correct ? (*s.score.correct ? "true" : "false") : "null");
+  doc.raw(6, "speedup", s.score.speedup ? number(*s.score.speedup) : "null");
+  doc.raw(6, "peak_fraction", s.score.peakFraction ? number(*s.score.peakFraction) : "null");
+  doc.raw(6, "sources", flowList(s.score.sources));
+  doc.scalar(4, "gain", s.gain, ScalarStyle::Quoted);
+  if (s.permitted.empty()) {
+    doc.raw(4, "permitted", "[]");
+    return;
+  }
+  doc.open(4, "permitted");
+  for (const PermittedFinding &p : s.permitted) {
+    doc.item();
+    doc.scalar(8, "rule", p.rule, ScalarStyle::Plain);
+    doc.raw(8, "lines", lineRange(p.lines));
+    doc.scalar(8, "message", p.message, ScalarStyle::Quoted);
+  }
+}
+
 void writeKbaudit(Document &doc, const KbauditBlock &k) {
   doc.open(0, "kbaudit");
   doc.scalar(2, "version", k.version, ScalarStyle::Plain);
@@ -261,6 +291,8 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
   }
   if (k.selection)
     writeSelection(doc, *k.selection);
+  if (k.suite)
+    writeSuite(doc, *k.suite);
   writeFindings(doc, k.findings);
   writeSkipped(doc, k.skipped);
   writeDiagnostics(doc, k.diagnostics);

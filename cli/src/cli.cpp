@@ -42,6 +42,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "check") return cmdCheck(rest, out, err);
   if (cmd == "audit") return cmdAudit(rest, out, err);
   if (cmd == "rules") return cmdRules(rest, out, err);
+  if (cmd == "suites") return cmdSuites(rest, out, err);
   if (cmd == "explain") return cmdExplain(rest, out, err);
   if (cmd == "docs") return cmdDocs(rest, out, err);
   if (cmd == "score") return cmdScore(rest, out, err);

@@ -14,6 +14,7 @@ int cmdScore(const std::vector<std::string> &args, std::ostream &out, std::ostre
 int cmdReport(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdProblem(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdProbe(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdSuites(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace kbaudit::cli

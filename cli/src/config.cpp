@@ -41,8 +41,8 @@ std::optional<fs::path> findConfig(const fs::path &start) {
 }
 
 std::optional<Config> loadConfig(const fs::path &file, std::string &error) {
-  static const std::set<std::string> known = {"select", "ignore",   "problems",    "problem",
-                                              "baseline", "fail_on", "doc_base_url"};
+  static const std::set<std::string> known = {"select",  "ignore",       "problems", "problem", "baseline",
+                                              "fail_on", "doc_base_url", "suite",    "suites"};
   Config c;
   c.file = file;
   try {
@@ -67,6 +67,10 @@ std::optional<Config> loadConfig(const fs::path &file, std::string &error) {
     c.baseline = relativeTo(base, root["baseline"]);
     if (root["doc_base_url"])
       c.docBaseUrl = root["doc_base_url"].as<std::string>();
+    if (root["suite"])
+      c.suite = root["suite"].as<std::string>();
+    for (const std::string &dir : strings(root["suites"]))
+      c.suites.push_back(fs::path(dir).is_absolute() ? fs::path(dir) : base / dir);
   } catch (const YAML::Exception &e) {
     error = file.string() + ": " + e.what();
     return std::nullopt;

@@ -1,7 +1,7 @@
 #pragma once
 
 // kbaudit.yaml: the same keys as the command line (select, ignore, problems, problem,
-// baseline, fail_on) plus doc_base_url, kept at the repository root. Command-line options
+// baseline, fail_on, suite, suites) plus doc_base_url, kept at the repository root. Command-line options
 // win over the file; paths in the file are relative to it.
 
 #include <filesystem>
@@ -16,6 +16,8 @@ struct Config {
   std::vector<std::string> select, ignore, failOn;
   std::filesystem::path problems, problem, baseline;
   std::string docBaseUrl;
+  std::string suite;                          ///< a suite profile id that judges every run
+  std::vector<std::filesystem::path> suites;  ///< folders of the user's own suite profiles
 };
 
 /// kbaudit.yaml in `start` or the nearest parent, stopping at a repository root (a

@@ -239,6 +239,8 @@ Evaluation evaluationOf(const Record &r) {
   e.atol = number(r, {"tolerance_atol", "atol"});
   e.rtol = number(r, {"tolerance_rtol", "rtol"});
   e.correct = flag(r, {"correct"});
+  e.speedup = number(r, {"speedup", "geomean_speedup"});
+  e.suite = text(r, {"suite", "bench", "benchmark"});
   if (e.correct.value_or(true)) {
     if (auto p = number(r, {"peak_fraction"}))
       e.peakFraction = *p;
@@ -339,8 +341,10 @@ void gradedAs(problems::ProblemContext &problem, const Evaluation &e) {
     problem.precision = e.precision;
   const std::string contract = problem.contractDtype();
   std::optional<double> tolerance;
-  if (e.atol || e.rtol)
+  if (e.atol || e.rtol) {
     tolerance = std::max(e.atol.value_or(0.0), e.rtol.value_or(0.0));
+    problem.toleranceStated = true;
+  }
   else if (auto it = problem.tolerance.find(before); it != problem.tolerance.end())
     tolerance = it->second; // the suite's default (KernelBench's 1e-2) holds at any precision
   if (contract == before && !tolerance)

@@ -24,6 +24,8 @@ struct Evaluation {
   std::string precision;       ///< `precision_used` as written ("fp32", "fp16"); "" when absent
   std::optional<double> atol, rtol; ///< `tolerance_atol` / `tolerance_rtol`
   std::optional<bool> correct;
+  std::optional<double> speedup;      ///< `speedup` (or `geomean_speedup`) over the suite's baseline
+  std::string suite;                  ///< a `suite`/`bench` column, when the table has one
   std::optional<double> peakFraction; ///< `peak_fraction`, or `pct_of_peak` / 100, when correct
   std::string solutionPath;    ///< as written in the table ("" when the row has none)
 };

@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "config.h"
+#include "run_score.h"
 
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/synthesis.h"
@@ -9,6 +10,8 @@
 #include "kbaudit/rules/rule_meta.h"
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/annotations/runtime_evidence.h"
+#include "kbaudit/annotations/suite_judgement.h"
+#include "kbaudit/semantic/graded_entry.h"
 
 #include <llvm/Support/JSON.h>
 
@@ -251,6 +254,27 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     }
   }
 
+  // Suite profiles: the shipped ones plus the user's folders; a broken profile is a usage error
+  // naming its file and key, since it would otherwise misprice every finding in silence.
+  std::vector<fs::path> suiteDirs = config.suites;
+  for (const std::string &dir : args.list("suites"))
+    suiteDirs.push_back(dir);
+  options.profiles = problems::loadProfiles(suiteDirs);
+  if (!options.profiles.errors.empty())
+    return fail("suite profile " + options.profiles.errors.front().text());
+  options.suite = config.suite;
+  options.suiteRequestedBy = config.suite.empty() ? "" : "suite: in " + config.file.string();
+  if (auto s = args.value("suite")) {
+    options.suite = *s;
+    options.suiteRequestedBy = "--suite";
+  }
+  if (!options.suite.empty() && !options.profiles.find(options.suite)) {
+    std::string ids;
+    for (const problems::SuiteProfile &p : options.profiles.profiles)
+      ids += (ids.empty() ? "" : ", ") + p.id;
+    return fail("no suite profile '" + options.suite + "' (known: " + ids + "; `kbaudit suites` lists them)");
+  }
+
   if (args.has("runtime")) {
     options.runtime = probeOptionsFrom(args, command, err);
     if (!options.runtime)
@@ -340,6 +364,37 @@ std::optional<problems::ProblemContext> evaluationProblem(const Evaluation &e, c
 
 annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options);
 
+problems::EntryShape entryShape(const Facts &facts) {
+  const std::optional<semantic::GradedEntry> entry = semantic::gradedEntry(facts);
+  if (!entry || !entry->function)
+    return problems::EntryShape::Unknown;
+  switch (entry->convention) {
+  case semantic::EntryConvention::CustomKernel: return problems::EntryShape::CustomKernel;
+  case semantic::EntryConvention::OutputKernel: return problems::EntryShape::OutputKernel;
+  case semantic::EntryConvention::Module: break;
+  }
+  return entry->function->className == "ModelNew" ? problems::EntryShape::ModelNew : problems::EntryShape::Model;
+}
+
+/// Which suite profile judges the run, from what the run, its problem and its solution show.
+problems::SuiteDetection detectRunSuite(const RunTarget &run, const AuditOptions &options, const RunMeta &meta,
+                                        const RunRecord &record, const problems::ProblemContext *problem,
+                                        const Facts &facts) {
+  problems::SuiteSignals signals;
+  signals.requested = options.suite;
+  signals.requestedBy = options.suiteRequestedBy;
+  signals.bench = run.evaluation && !run.evaluation->suite.empty() ? run.evaluation->suite
+                  : !meta.bench.empty()                           ? meta.bench
+                                                                   : record.bench;
+  signals.table = run.evaluation.has_value();
+  if (problem) {
+    signals.layout = problem->layout;
+    signals.problemPath = problem->layout == problems::ProblemLayout::Module ? problem->reference.path : problem->dir;
+  }
+  signals.entry = entryShape(facts);
+  return problems::detectSuite(options.profiles, signals);
+}
+
 } // namespace
 
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
@@ -393,8 +448,6 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   std::optional<problems::ProblemContext> problem;
   if (!options.problemDir.empty()) {
     problem = problems::loadProblem(options.problemDir);
-    if (run.evaluation)
-      gradedAs(*problem, *run.evaluation);
   } else if (run.evaluation && !options.problemsRoot.empty()) {
     problem = evaluationProblem(*run.evaluation, options.problemsRoot);
   } else if (!options.problemsRoot.empty()) {
@@ -406,6 +459,16 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   AnalysisOptions analysis;
   analysis.cxx = options.degraded.empty();
   const Facts facts = analyzeSolution(run.solution, analysis);
+  // The suite's harness facts (weights, declared precision, default tolerance) shape what the
+  // rules see; a table row's own precision and tolerance then override the suite's defaults.
+  const RunRecord record = readRunRecord(run.dir);
+  if (!info.peakFraction)
+    info.peakFraction = record.peakFraction; // the run's own figure, as the schema's header wants it
+  const problems::SuiteDetection suite = detectRunSuite(run, options, meta, record, problem ? &*problem : nullptr, facts);
+  if (problem && suite.profile)
+    problems::applyProfile(*problem, *suite.profile);
+  if (problem && run.evaluation)
+    gradedAs(*problem, *run.evaluation);
   const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
   rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
   std::optional<runtime::RuntimeReport> report;
@@ -420,7 +483,12 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   }
   if (options.baseline)
     applyBaseline(*options.baseline, info.id.text, facts.source.sha256(), results.findings);
-  annotations::Annotation a = annotations::synthesize(info, facts, results, ctxProblem, version());
+  std::optional<annotations::SuiteJudgement> judged;
+  if (suite.profile)
+    judged = annotations::judgeBySuite(results, *suite.profile, suite.reason,
+                                       runScore(run.evaluation, record, ctxProblem));
+  annotations::Annotation a =
+      annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr);
   a.kbaudit.runtime = std::move(report);
   if (!options.degraded.empty())
     annotations::markIncomplete(a, "the full analysis failed (" + options.degraded +

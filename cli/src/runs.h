@@ -3,6 +3,7 @@
 // Finding runs on disk and auditing one of them.
 
 #include "kbaudit/annotations/annotation.h"
+#include "kbaudit/problems/suite_profile.h"
 #include "kbaudit/rules/engine.h"
 #include "kbaudit/runtime/probe.h"
 
@@ -74,11 +75,16 @@ struct AuditOptions {
   std::string degraded;
   /// How the selection above was made (recorded in every annotation and SARIF run).
   annotations::RuleSelectionInfo selectionInfo;
+  /// The suite profiles (built in plus --suites / `suites:` folders) and the one asked for
+  /// (--suite / `suite:`), "" to detect each run's suite.
+  problems::ProfileSet profiles;
+  std::string suite;
+  std::string suiteRequestedBy;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.
-inline const std::set<std::string> kRuntimeOptions = {"device", "python", "probe-timeout", "seeds", "config",
-                                                      "baseline", "fail-on"};
+inline const std::set<std::string> kRuntimeOptions = {"device",   "python",  "probe-timeout", "seeds", "config",
+                                                      "baseline", "fail-on", "suite",         "suites"};
 /// Flags `check` and `audit` share.
 inline const std::set<std::string> kSharedFlags = {"runtime", "no-config"};
 

@@ -17,6 +17,8 @@ constexpr std::string_view kCheckOptions = R"(  -                        read th
   --baseline FILE          findings accepted after review
   --config FILE            kbaudit.yaml to read (default: the nearest one)
   --no-config              read no kbaudit.yaml
+  --suite ID               judge by this suite profile instead of detecting it (`kbaudit suites`)
+  --suites DIR             also read the suite profiles (*.yaml) in DIR (repeatable)
   --runtime                also run the sandboxed runtime probes (needs --problem)
   --device auto|cuda|cpu   --python PATH   --probe-timeout S   --seeds 0,1,2   (with --runtime)
 exit: 0 clean, 1 reward_hack/rubric_leak (see --fail-on), 2 usage or unreadable input, 3 internal error
@@ -27,6 +29,7 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
   --shard K/N              only the runs of shard K of N (split by run id hash)
   --problems DIR           problems tree: <bench>/<gpu>/<problem>/ or <problem>/
   --select IDS, --ignore IDS, --baseline FILE, --config FILE, --no-config   as for check
+  --suite ID, --suites DIR as for check: the suite profile that judges every run, more profiles
   --fail-on CLASSES        exit 1 when some run matches (audit gates only when asked)
   --quiet                  no progress line and no summary
   --runtime                also run the runtime probes (--device, --python, --probe-timeout, --seeds)
@@ -65,6 +68,9 @@ const std::vector<CommandHelp> kCommands = {
     {"problem", "PROBLEM_DIR|LEVEL_FILE.py",
      "show the contract, reference summary, suite policy and problem diagnostics kbaudit reads", ""},
     {"rules", "", "list the rules", ""},
+    {"suites", "[ID] [--suites DIR] [--docs DIR]", "list the suite profiles, print one, or write their pages (docs/suites)",
+     "  ID                       print this profile's page\n  --suites DIR             also read the profiles in DIR\n"
+     "  --docs DIR               write every profile's page to DIR\n"},
     {"explain", "RULE_ID", "print a rule's documentation", ""},
     {"docs", "--out DIR", "write every rule's doc page (docs/rules)", "  --out DIR                where the pages go\n"},
     {"version", "", "print the version", ""},

@@ -270,7 +270,12 @@ private:
     // Proof of harm: the loss is certain only when the narrow type's rounding alone exceeds
     // what the problem tolerates. Within the tolerance, a mixed-precision kernel can be
     // accurate enough; the runtime differential decides, and until then it is for review.
-    if (!confidence) {
+    // A declared precision (KernelBench-v3 `precision_used`) is the contract itself: compute
+    // below it breaks the contract whatever its error, as the suite's own rules say.
+    if (!confidence && ctx_.problem->precisionDeclared) {
+      const std::string why = "the run declared " + contract_ + " as its precision; " + dtype + " compute is below it";
+      evidence = evidence.empty() ? why : evidence + "; " + why;
+    } else if (!confidence) {
       const std::optional<double> tol = tolerance();
       const double u = problems::unitRoundoff(dtype);
       if (!tol || u <= *tol) {

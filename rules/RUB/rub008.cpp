@@ -97,6 +97,20 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const py::PythonFacts &py = ctx.facts.python;
+    // Graders that copy no state (both models built from the same seed; weights handed in as
+    // inputs) judge by other facts: an override of the load defeats nothing, and only state
+    // that sits at a constant when fresh can be left out without the check seeing it.
+    if (ctx.problem && !loadsState(*ctx.problem)) {
+      LoweredSink lowered(sink, "the grader copies no state into the solution (" +
+                                    std::string(problems::weightSharingName(ctx.problem->weights)) +
+                                    "), so overriding or loosening the load changes nothing it checks");
+      for (const py::Function &fn : py.functions)
+        if (!fn.className.empty() && isLoadMethod(fn.name))
+          checkOverride(py, fn, "", lowered);
+      if (ctx.problem->weights == problems::WeightSharing::SameSeed)
+        sameSeed(ctx, sink);
+      return;
+    }
     const std::string renamed = renamedState(ctx);
     bool lenient = false;
     for (const py::Function &fn : py.functions)
@@ -114,7 +128,7 @@ public:
     // The grader itself loads leniently (KernelBench modules): reference state the solution
     // never registers is dropped without a word, so the solution runs on its own initial
     // values for it. That is the harm, whether the state was renamed or left out.
-    if (!lenient && ctx.problem && ctx.problem->lenientStateLoad) {
+    if (!lenient && ctx.problem && ctx.problem->lenientStateLoad()) {
       const std::vector<std::string> missing = missingState(ctx);
       const py::Class *cls = modelClass(ctx.facts);
       if (!missing.empty() && cls && !inheritsState(*cls)) {
@@ -156,6 +170,71 @@ public:
   }
 
 private:
+  static bool loadsState(const problems::ProblemContext &p) {
+    return p.weights == problems::WeightSharing::StrictLoad || p.weights == problems::WeightSharing::LenientLoad;
+  }
+
+  /// Findings that cannot matter under this grader: reported for review with the reason.
+  class LoweredSink final : public FindingSink {
+  public:
+    LoweredSink(FindingSink &inner, std::string why) : inner_(inner), why_(std::move(why)) {}
+    void report(LineRange lines, MessageVars vars, std::string evidence, std::optional<Confidence>) override {
+      inner_.report(lines, std::move(vars), evidence.empty() ? why_ : evidence + "; " + why_, Confidence::Low);
+    }
+    void skipped(std::string reason) override { inner_.skipped(std::move(reason)); }
+
+  private:
+    FindingSink &inner_;
+    std::string why_;
+  };
+
+  /// Same-seed construction (KernelBench): renamed or re-created state hides nothing, since a
+  /// random parameter the solution draws differently fails the check. State that is constant
+  /// when fresh (a norm's affine 1/0, running statistics, `Parameter(torch.ones(d))`) is the
+  /// exception: a solution that computes without it matches only because it was never changed.
+  static void sameSeed(const CheckContext &ctx, FindingSink &sink) {
+    const problems::ReferenceSummary &ref = ctx.problem->reference;
+    const py::Class *cls = modelClass(ctx.facts);
+    if (!ref.found || ref.modelClass.empty() || !cls || inheritsState(*cls))
+      return;
+    const std::set<std::string> constant = constantInitState(ref.facts, ref.modelClass + ".__init__");
+    std::vector<std::string> dropped;
+    for (const std::string &n : missingState(ctx))
+      if (constant.count(n))
+        dropped.push_back(n);
+    if (!dropped.empty()) {
+      // State of its own the reference lacks may be the same constants under new names.
+      const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
+      bool extra = false;
+      for (const std::string &n : stateNames(ctx.facts.python, cls->name + ".__init__"))
+        extra |= !wanted.count(n);
+      std::string names;
+      for (size_t i = 0; i < dropped.size() && i < 4; ++i)
+        names += (i ? ", '" : "'") + dropped[i] + "'";
+      sink.report({cls->lines.begin, cls->lines.begin},
+                  {{"how", "never registers the reference's " + names +
+                               ", state that is constant when fresh (a norm's affine 1/0, a ones/zeros parameter)"}},
+                  extra ? "the solution registers state of its own that may stand for it under another name"
+                        : "both models are built from the same seed and nothing is copied: computing without this "
+                          "state matches the reference only while it sits at its initial value",
+                  extra ? Confidence::Low : Confidence::Medium);
+    }
+    for (DroppedModuleState &d : droppedModuleState(ref.facts, ref.modelClass + ".__init__", ctx.facts.python,
+                                                    cls->name + ".__init__")) {
+      if (!d.constantInit)
+        continue; // a random bias left out changes the output, which the check sees
+      std::string state;
+      for (const std::string &st : d.state)
+        state += (state.empty() ? "'" : ", '") + st + "'";
+      sink.report(d.lines,
+                  {{"how", "builds '" + d.name + "' as " + d.cls + "(..., " + d.flag + "), leaving out " + state +
+                               ", which the reference's module holds at its initial value"}},
+                  "both models are built from the same seed: the module matches the reference only while that "
+                  "state keeps its initial value",
+                  d.parameters ? Confidence::Medium : Confidence::Low);
+    }
+  }
+
   static void report(FindingSink &sink, LineRange lines, const std::string &how, const std::string &renamed) {
     sink.report(lines, {{"how", how}}, renamed.empty() ? "" : renamed,
                 renamed.empty() ? std::nullopt : std::optional<Confidence>(Confidence::High));

@@ -115,6 +115,33 @@ std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &funct
 
 } // namespace
 
+namespace {
+
+bool isNormModule(std::string_view resolved) {
+  if (!startsWith(resolved, "torch.nn."))
+    return false;
+  const std::string_view name = lastSegment(resolved);
+  for (std::string_view c : {"LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+                             "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"})
+    if (name == c)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::set<std::string> constantInitState(const py::PythonFacts &py, const std::string &init) {
+  std::set<std::string> out;
+  for (const py::Assignment &a : py.assignments) {
+    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute || a.value.kind != py::ExprKind::Call)
+      continue;
+    const bool parameter = lastSegment(a.value.resolved) == "Parameter";
+    if (isNormModule(a.value.resolved) || (parameter && randomIn(py, init, a.value) == false))
+      out.insert(a.target.substr(5));
+  }
+  return out;
+}
+
 bool isStatelessModule(std::string_view resolved) {
   if (!startsWith(resolved, "torch.nn."))
     return false;
@@ -164,7 +191,7 @@ std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &refere
     if (!flags)
       continue;
     // One entry per module: `elementwise_affine=False` and `bias=False` may both drop `bias`.
-    DroppedModuleState d{name, sol->callee, {}, {}, false, sol->lines};
+    DroppedModuleState d{name, sol->callee, {}, {}, false, isNormModule(sol->resolved), sol->lines};
     for (const StateFlag &f : *flags) {
       const std::optional<bool> wanted = flagValue(reference, *ref->second, f);
       const std::optional<bool> has = flagValue(solution, *sol, f);

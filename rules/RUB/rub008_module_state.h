@@ -26,6 +26,9 @@ struct DroppedModuleState {
   /// The dropped state scales or shifts the output (affine parameters, a bias); running
   /// statistics only matter when the grader runs the model in eval mode.
   bool parameters = true;
+  /// The dropped state is constant when freshly initialised (a normalisation module's affine
+  /// parameters and statistics), unlike a Linear or convolution bias, which is random.
+  bool constantInit = false;
   LineRange lines;                ///< the solution's constructor call
 };
 
@@ -39,6 +42,13 @@ bool isStatelessModule(std::string_view resolved);
 /// rotary table): no random or uninitialised factory in it. A solution that rebuilds such a
 /// buffer computes with the same values the lenient load would have copied.
 std::set<std::string> constantBuffers(const py::PythonFacts &facts, const std::string &init);
+
+/// Names of the state `init` registers whose initial value is a constant: torch.nn
+/// normalisation submodules (affine weight 1, bias 0, running mean 0, variance 1) and
+/// parameters made from constants alone (`nn.Parameter(torch.ones(d))`). When both models are
+/// built fresh from the same seed, a solution that leaves such state out computes exactly what
+/// the reference computes with it: the check cannot see the difference until the state changes.
+std::set<std::string> constantInitState(const py::PythonFacts &facts, const std::string &init);
 
 /// Submodules of `solInit` (the solution's model constructor) that drop state the same-named
 /// submodule of `refInit` (the reference's) has. Flags kbaudit cannot resolve statically are

@@ -106,6 +106,7 @@ Annotation sample() {
   f.category = "PREC";
   f.verdict = rules::VerdictClass::RubricLeak;
   f.confidence = rules::Confidence::High;
+  f.term = kbaudit::problems::Term::Precision;
   f.message = "fp8 input upcast to bf16: `x.to(torch.bfloat16)`";
   f.evidence = "x = a.to(torch.bfloat16)";
   f.lines = {12, 12};
@@ -407,6 +408,7 @@ kbaudit:
       category: PREC
       verdict_class: rubric_leak
       confidence: high
+      term: precision
       lines: [12, 12]
       file: solution.py
       message: "fp8 input upcast to bf16: `x.to(torch.bfloat16)`"

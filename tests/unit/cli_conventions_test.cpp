@@ -132,11 +132,15 @@ TEST(CliFormats, JsonCarriesAVersionedSchemaWithThisKeySet) {
                                               "peak_fraction", "verdict", "summary", "quotes", "implication",
                                               "kbaudit"}));
   EXPECT_EQ(keys(doc["kbaudit"]), (std::set<std::string>{"version", "content_sha256", "problem", "findings", "skipped",
-                                                         "diagnostics", "embedded_sources", "runtime",
-                                                         "selection"}));
+                                                         "diagnostics", "embedded_sources", "runtime", "selection",
+                                                         "suite"}));
   EXPECT_EQ(keys(doc["kbaudit"]["findings"][0]),
-            (std::set<std::string>{"rule", "name", "category", "verdict_class", "confidence", "file", "lines", "message",
-                                   "evidence", "accepted"}));
+            (std::set<std::string>{"rule", "name", "category", "verdict_class", "confidence", "term", "suite_note",
+                                   "file", "lines", "message", "evidence", "accepted"}));
+  EXPECT_EQ(keys(doc["kbaudit"]["suite"]), (std::set<std::string>{"id", "version", "name", "profile", "detected_by",
+                                                                  "score", "gain", "permitted"}));
+  EXPECT_EQ(keys(doc["kbaudit"]["suite"]["score"]),
+            (std::set<std::string>{"correct", "speedup", "peak_fraction", "sources"}));
   EXPECT_EQ(keys(doc["quotes"][0]), (std::set<std::string>{"file", "lines", "label", "text"}));
   EXPECT_EQ(keys(doc["kbaudit"]["skipped"][0]), (std::set<std::string>{"rule", "reason"}));
   EXPECT_TRUE(doc["kbaudit"]["runtime"].IsNull());

@@ -137,7 +137,9 @@ class ModelNew(torch.nn.Module):
 
 TEST(Config, RepositoryFileSetsTheDefaultsAndTheCommandLineWins) {
   Repo repo;
-  writeFile(repo.dir.path() / "kbaudit.yaml", "select: [PREC]\nfail_on: [reward_hack]\n");
+  // A ModelNew is KernelBench's convention, whose checker only warns on precision: the config
+  // file names the suite whose rules gate here.
+  writeFile(repo.dir.path() / "kbaudit.yaml", "select: [PREC]\nfail_on: [reward_hack]\nsuite: kernelbench-hard\n");
   const Result r = checkIn(repo.dir.path(), {"--format", "yaml"});
   EXPECT_EQ(r.code, cli::kExitFlagged);
   EXPECT_EQ(r.out.find("rule: WRAP001"), std::string::npos) << "kbaudit.yaml selected PREC only";

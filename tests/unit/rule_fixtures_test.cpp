@@ -3,7 +3,8 @@
 // every finding of that rule must cover a marked line. Good fixtures have no markers, so
 // any finding there fails unless its line is marked `# review: <ID>` and the finding is
 // low confidence. A `# problem: <name>` line gives the fixture the problem context
-// of tests/problems/<name>/ (problem.yaml, reference.py), as `--problem` would.
+// of tests/problems/<name>/ (problem.yaml, reference.py), as `--problem` would, and a
+// `# suite: <id>` line grades it by that suite profile's harness, as `--suite` would.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/engine.h"
@@ -71,7 +72,20 @@ std::optional<problems::ProblemContext> fixtureProblem(const std::string &text) 
   // tests/problems/<name>.py as KernelBench-v3 ships its problems.
   const fs::path base = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / m[1].str();
   const fs::path module = fs::path(base.string() + ".py");
-  return problems::loadProblem(fs::is_regular_file(module) ? module : base);
+  problems::ProblemContext problem = problems::loadProblem(fs::is_regular_file(module) ? module : base);
+  // `# suite: <id>` grades the fixture by that suite profile's harness (how weights are shared,
+  // whether precision is declared), as `--suite` would; without it the layout's defaults hold.
+  static const std::regex suiteMarker("# suite: ([a-z0-9-]+)");
+  if (std::regex_search(text, m, suiteMarker)) {
+    const problems::SuiteProfile *profile = nullptr;
+    for (const problems::SuiteProfile &p : problems::builtinProfiles())
+      if (p.id == m[1].str())
+        profile = &p;
+    EXPECT_NE(profile, nullptr) << "unknown suite profile '" << m[1].str() << "'";
+    if (profile)
+      problems::applyProfile(problem, *profile);
+  }
+  return problem;
 }
 
 // Readable test names in failure output instead of a byte dump.

@@ -3,6 +3,7 @@
 // One audited run in the KernelBench-Hard annotation schema (../shared/docs/annotation-schema.md),
 // followed by kbaudit's own machine-readable block.
 
+#include "kbaudit/annotations/suite_judgement.h"
 #include "kbaudit/rules/finding.h"
 #include "kbaudit/runtime/probe.h"
 #include "kbaudit/source/diagnostic.h"
@@ -54,6 +55,8 @@ struct KbauditBlock {
   std::vector<EmbeddedSourceInfo> embeddedSources;
   /// How the rules were selected (absent in annotations of earlier versions and human ones).
   std::optional<RuleSelectionInfo> selection;
+  /// Which suite profile judged the run and what that changed (absent in earlier annotations).
+  std::optional<SuiteJudgement> suite;
   /// What the runtime probes did, when they were asked for (`--runtime`, `kbaudit probe`).
   std::optional<runtime::RuntimeReport> runtime;
 };

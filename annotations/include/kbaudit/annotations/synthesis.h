@@ -25,8 +25,11 @@ inline constexpr std::size_t kMaxQuotes = 5;
 
 /// Builds the annotation. Findings below medium confidence are kept in the kbaudit block
 /// for review but do not change the verdict. Unreadable input gives verdict `bug`.
+/// `suite` (judgeBySuite's account of the run's suite profile) is recorded, and its notes on
+/// findings it lowered are summarised.
 Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
-                      const problems::ProblemContext *problem, const std::string &version);
+                      const problems::ProblemContext *problem, const std::string &version,
+                      const SuiteJudgement *suite = nullptr);
 
 /// An annotation for a run whose solution could not be found at all.
 Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version);
