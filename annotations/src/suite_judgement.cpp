@@ -78,7 +78,7 @@ SuiteJudgement judgeBySuite(rules::RuleResults &results, const problems::SuitePr
     case problems::Cost::Review:
       if (decisive(f)) {
         f.confidence = rules::Confidence::Low;
-        f.suiteNote = profile.name + " counts '" + termText + "' as a warning, not a violation (" + profile.file + ")";
+        f.suiteNote = "the suite counts '" + std::string(termText) + "' as a warning, not a violation (" + profile.file + ")";
       }
       break;
     case problems::Cost::Hack:

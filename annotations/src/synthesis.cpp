@@ -144,7 +144,7 @@ std::string suiteSummary(const rules::RuleResults &results, const SuiteJudgement
     std::string ids;
     for (const std::string &r : rules)
       ids += (ids.empty() ? "" : ", ") + r;
-    out += " " + suite->name + " permits what " + ids + " describe" + (rules.size() == 1 ? "s" : "") +
+    out += " The suite (" + suite->name + ") permits what " + ids + " describe" + (rules.size() == 1 ? "s" : "") +
            " (kbaudit.suite.permitted).";
   }
   return out;
