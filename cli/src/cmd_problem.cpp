@@ -62,7 +62,17 @@ int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ost
     err << "kbaudit problem: " << terminalSafe(argv.front()) << " does not exist\n";
     return kExitUsage;
   }
-  const problems::ProblemContext p = problems::loadProblem(argv.front());
+  problems::ProblemContext p = problems::loadProblem(argv.front());
+  // The suite a run against this problem is judged by when nothing else names one (a run's
+  // metadata, a table row, its entry point or --suite can): its harness facts fill what the
+  // problem leaves out, so they are shown as a run would see them.
+  problems::SuiteSignals signals;
+  signals.layout = p.layout;
+  signals.problemPath = p.layout == problems::ProblemLayout::Module ? p.reference.path : p.dir;
+  const problems::ProfileSet profiles = problems::loadProfiles({});
+  const problems::SuiteDetection suite = problems::detectSuite(profiles, signals);
+  if (suite.profile)
+    problems::applyProfile(p, *suite.profile);
   const problems::ReferenceSummary &r = p.reference;
   out << "problem:        " << terminalSafe(p.name)
       << (p.displayName.empty() ? "" : " (" + terminalSafe(p.displayName) + ")") << "\n"
@@ -70,7 +80,9 @@ int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ost
       << (p.contractDtype().empty() ? "unknown" : p.contractDtype()) << "\n"
       << "regime:         " << orDash(p.regime) << "\n"
       << "tolerance:      " << tolerances(p) << "\n"
-      << "state load:     " << (p.lenientStateLoad() ? "lenient (load_state_dict strict=False)" : "-") << "\n"
+      << "suite:          " << (suite.profile ? suite.profile->id + " (" + suite.reason + ")" : std::string("-")) << "\n"
+      << "weights:        " << problems::weightSharingName(p.weights)
+      << (p.lenientStateLoad() ? " (load_state_dict strict=False)" : "") << "\n"
       << "reference:      " << (r.found ? terminalSafe(r.path.string()) : "none") << "\n"
       << "entry point:    " << orDash(r.entry) << "\n"
       << "dominant ops:   " << joined(r.dominantOps, problems::opClassName) << "\n"

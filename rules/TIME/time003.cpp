@@ -195,19 +195,11 @@ private:
     }
     for (const auto &[fn, where] : workers)
       for (const timing::SharedFeed &feed : timing::sharedFeeds(index, fn)) {
-        if (!reported.insert(feed.lines.begin).second || waitsAfter(index, enclosing(index, feed.lines), feed.lines))
+        if (!reported.insert(feed.lines.begin).second || waitsAfter(index, feed.function, feed.lines))
           continue;
         sink.report(feed.lines, {{"detail", feed.what + " hands forward's data to a polling " + where}},
                     "the worker reads it and launches work after forward has returned");
       }
-  }
-
-  static std::string enclosing(const PyIndex &index, LineRange lines) {
-    std::string best;
-    for (const py::Function &f : index.python().functions)
-      if (f.lines.begin <= lines.begin && lines.end <= f.lines.end && f.qualname.size() > best.size())
-        best = f.qualname;
-    return best;
   }
 
   /// After handing work over, forward blocks on the worker's answer (`done.wait()`,

@@ -142,7 +142,7 @@ std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &wor
   for (const py::Call &c : py.calls)
     if (index.reached(c.function) && c.function != worker && among(kMutators, c.method) && shared.count(c.receiver) &&
         (!startsWith(c.receiver, "self.") || classOf(c.function) == cls))
-      out.push_back({c.lines, "`" + c.callee + "`"});
+      out.push_back({c.lines, "`" + c.callee + "`", c.function});
   for (const py::Assignment &a : py.assignments) {
     if (!index.reached(a.function) || a.function == worker)
       continue;
@@ -151,7 +151,7 @@ std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &wor
     const bool selfAttr = a.kind == py::Assignment::TargetKind::SelfAttribute && shared.count(a.target) &&
                           classOf(a.function) == cls;
     if (container || selfAttr)
-      out.push_back({a.lines, "`" + a.target + "` written"});
+      out.push_back({a.lines, "`" + a.target + "` written", a.function});
   }
   return out;
 }

@@ -43,7 +43,8 @@ bool workerStarted(const PyIndex &index, const py::Call &c, const std::string &h
 /// container or a `self` attribute the worker reads, mutated or written on forward's path.
 struct SharedFeed {
   LineRange lines;
-  std::string what; ///< "`_pending.append`", "`self.job` written"
+  std::string what;     ///< "`_pending.append`", "`self.job` written"
+  std::string function; ///< the function that hands the data over
 };
 std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &worker);
 

@@ -63,9 +63,12 @@ public:
 
     std::string reach = "no @triton.jit kernel, __global__ kernel or inline PTX";
     std::string uncertainty;
-    if (!inv.kernels.empty()) {
+    // Kernels nothing in the file ever names are dead code: they cannot be on a hidden path.
+    if (inv.liveKernels() > 0) {
       reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none reached from " + entry;
       uncertainty = "kernels exist but no static call path from forward reaches them";
+    } else if (!inv.kernels.empty()) {
+      reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none of them referenced anywhere (dead code)";
     } else if (allowed) {
       uncertainty = "the problem's policy (" + policy->file + ") allows this library work";
     } else if (!inv.unresolvedLocalImports.empty()) {

@@ -156,7 +156,7 @@ public:
     const Tokens solTokens = pytokens::functionTokens(f, solFns);
     const double copied = refTokens.size() >= kMinReferenceTokens ? containment(refTokens, solTokens) : 0.0;
     // A kept docstring alone says little once the file has kernels of its own.
-    const bool ownCode = !f.kernels.kernels.empty() || !f.kernels.unresolvedLocalImports.empty();
+    const bool ownCode = f.kernels.liveKernels() > 0 || !f.kernels.unresolvedLocalImports.empty();
     const std::optional<LineRange> doc = ownCode ? std::nullopt : reusedDocstring(ctx);
     if (copied < kCopied && !doc)
       return;
@@ -251,8 +251,8 @@ private:
     for (const py::Call &c : f.python.calls)
       if (c.resolved.rfind("ctypes.", 0) == 0 || c.resolved == "torch.ops.load_library")
         return "calls compiled code through " + c.resolved + " (line " + std::to_string(c.lines.begin) + ")";
-    if (!f.kernels.kernels.empty())
-      return std::to_string(f.kernels.kernels.size()) + " authored kernel(s) exist but no static path from " +
+    if (f.kernels.liveKernels() > 0)
+      return std::to_string(f.kernels.liveKernels()) + " authored kernel(s) exist but no static path from " +
              "the entry point reaches them";
     if (!f.kernels.unresolvedLocalImports.empty())
       return "imports local module '" + f.kernels.unresolvedLocalImports.front() + "' whose code kbaudit does not see";

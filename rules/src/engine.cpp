@@ -103,6 +103,13 @@ RuleResults runRules(const CheckContext &ctx, const Selection &selection) {
                    [](const Finding &a, const Finding &b) {
                      return std::tie(a.lines.begin, a.rule) < std::tie(b.lines.begin, b.rule);
                    });
+  // The same code read under two names (a helper and the entry point that only delegates to it)
+  // can give the same finding twice: one is enough.
+  auto same = [](const Finding &a, const Finding &b) {
+    return a.rule == b.rule && a.lines.begin == b.lines.begin && a.lines.end == b.lines.end &&
+           a.message == b.message && a.confidence == b.confidence;
+  };
+  results.findings.erase(std::unique(results.findings.begin(), results.findings.end(), same), results.findings.end());
   return results;
 }
 

@@ -9,6 +9,7 @@
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/engine.h"
 
+#include "fixture_problem.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -62,32 +63,6 @@ std::set<unsigned> markedLines(const std::string &text, const std::string &rule,
   return lines;
 }
 
-// The problem a fixture is graded against, if it names one.
-std::optional<problems::ProblemContext> fixtureProblem(const std::string &text) {
-  static const std::regex marker("# problem: ([A-Za-z0-9_]+)");
-  std::smatch m;
-  if (!std::regex_search(text, m, marker))
-    return std::nullopt;
-  // tests/problems/<name>/ (problem.yaml + reference.py), or a KernelBench-style module
-  // tests/problems/<name>.py as KernelBench-v3 ships its problems.
-  const fs::path base = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / m[1].str();
-  const fs::path module = fs::path(base.string() + ".py");
-  problems::ProblemContext problem = problems::loadProblem(fs::is_regular_file(module) ? module : base);
-  // `# suite: <id>` grades the fixture by that suite profile's harness (how weights are shared,
-  // whether precision is declared), as `--suite` would; without it the layout's defaults hold.
-  static const std::regex suiteMarker("# suite: ([a-z0-9-]+)");
-  if (std::regex_search(text, m, suiteMarker)) {
-    const problems::SuiteProfile *profile = nullptr;
-    for (const problems::SuiteProfile &p : problems::builtinProfiles())
-      if (p.id == m[1].str())
-        profile = &p;
-    EXPECT_NE(profile, nullptr) << "unknown suite profile '" << m[1].str() << "'";
-    if (profile)
-      problems::applyProfile(problem, *profile);
-  }
-  return problem;
-}
-
 // Readable test names in failure output instead of a byte dump.
 void PrintTo(const Fixture &fx, std::ostream *os) { *os << fx.path.filename().string(); }
 
@@ -110,7 +85,7 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
   rules::Selection only;
   only.select = {fx.rule};
-  const std::optional<problems::ProblemContext> problem = fixtureProblem(text);
+  const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(text);
   if (problem) {
     ASSERT_TRUE(problem->reference.found) << fx.path << ": problem " << problem->dir << " has no reference.py";
   }
@@ -160,7 +135,7 @@ std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx, 
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
   rules::Selection only;
   only.select = {fx.rule};
-  const std::optional<problems::ProblemContext> problem = fixtureProblem(kbaudit::test::readFile(fx.path));
+  const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(kbaudit::test::readFile(fx.path));
   const rules::RuleResults results =
       rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
   std::vector<std::string> out;

@@ -14,15 +14,24 @@ namespace {
 using namespace kbaudit;
 using namespace kbaudit::semantic;
 
-/// solution.py of `text`, one embedded source in `file` holding `embedded`, and one C++
-/// function on `lines` of solution.py.
-Facts factsWith(const std::string &text, unsigned begin, unsigned end, const std::string &embedded = "",
+/// solution.py of `text` and one embedded source in `file` recovered from its lines `begin` to
+/// `end` (after `prelude`, lines of the source solution.py does not hold, such as a macro), with
+/// one C++ function on those lines, as the front end places it.
+Facts factsWith(const std::string &text, unsigned begin, unsigned end, const std::string &prelude = "",
                 const std::string &file = "solution.py") {
   Facts f;
   f.source = SourceFile::fromBytes(text);
   embed::EmbeddedSource s;
-  s.text = embedded;
+  s.text = prelude;
   s.file = file;
+  for (char c : prelude)
+    if (c == '\n')
+      s.lineMap.push_back(0);
+  const unsigned first = static_cast<unsigned>(s.lineMap.size()) + 1;
+  for (unsigned l = begin; l <= end && l <= f.source.lineCount(); ++l) {
+    s.text += f.source.lines(l, l);
+    s.lineMap.push_back(l);
+  }
   f.embedded.sources.push_back(s);
   cxx::CxxFunction fn;
   fn.name = "run";
@@ -30,6 +39,7 @@ Facts factsWith(const std::string &text, unsigned begin, unsigned end, const std
   fn.definition = true;
   fn.source = 0;
   fn.lines = {begin, end};
+  fn.sourceLines = {first, first + (end - begin)};
   f.cxx.functions.push_back(fn);
   return f;
 }
@@ -59,15 +69,37 @@ TEST(SemanticHostBody, NoSolutionTextOutsideSolutionPy) {
   EXPECT_EQ(cxxbody::solutionText(pastEnd, pastEnd.cxx.functions[0]), std::nullopt);
   const Facts f = factsWith(kUnwritten, 3, 6);
   cxx::CxxFunction fn = f.cxx.functions[0];
-  fn.lines = {};
+  fn.sourceLines = {};
   EXPECT_EQ(cxxbody::solutionText(f, fn), std::nullopt); // no lines
-  fn.lines = {6, 3};
+  fn.sourceLines = {4, 1};
   EXPECT_EQ(cxxbody::solutionText(f, fn), std::nullopt); // reversed
   fn = f.cxx.functions[0];
   fn.source = -1;
   EXPECT_EQ(cxxbody::solutionText(f, fn), std::nullopt);
   fn.source = 1;
   EXPECT_EQ(cxxbody::solutionText(f, fn), std::nullopt); // no such source
+}
+
+// A source written on one Python line with escaped newlines (or built from pieces) is many
+// C++ lines: the body is read from the recovered text, lines mapped back where they came from.
+TEST(SemanticHostBody, ABodyOnOnePythonLineIsReadFromTheRecoveredSource) {
+  Facts f;
+  f.source = SourceFile::fromBytes("import torch\nsrc = 'torch::Tensor run(torch::Tensor x) {...}'\n");
+  embed::EmbeddedSource s;
+  s.text = "torch::Tensor run(torch::Tensor x) {\n  auto out = torch::empty_like(x);\n  return out;\n}\n";
+  s.lineMap = {2, 2, 2, 2};
+  f.embedded.sources.push_back(s);
+  cxx::CxxFunction fn;
+  fn.qualifiedName = "run";
+  fn.definition = true;
+  fn.source = 0;
+  fn.lines = {2, 2};
+  fn.sourceLines = {1, 4};
+  f.cxx.functions.push_back(fn);
+  EXPECT_EQ(cxxbody::solutionText(f, fn), s.text);
+  const std::vector<cxxbody::UnwrittenEmptyReturn> r = cxxbody::unwrittenEmptyReturns(f);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].line, 2u);
 }
 
 // ---- unwrittenEmptyReturns ----

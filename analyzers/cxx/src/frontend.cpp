@@ -31,8 +31,18 @@ public:
       e = b; // a fact spanning two joined strings keeps to the first
     return sources_[b.source].mapRange(b.line, e.line);
   }
+  /// Lines of the embedded source's own text (not solution.py) a unit range covers.
+  LineRange sourceRange(const LineRange &r) const {
+    const LineOrigin b = unit_.origin(r.begin);
+    const LineOrigin e = unit_.origin(r.end);
+    if (b.source < 0)
+      return {};
+    return LineRange{b.line, e.source == b.source ? e.line : b.line};
+  }
   template <class Fact> void place(Fact &f) const {
     f.source = sourceOf(f.lines);
+    if constexpr (requires { f.sourceLines; })
+      f.sourceLines = sourceRange(f.lines);
     f.lines = map(f.lines);
   }
 

@@ -331,6 +331,7 @@ KernelInventory buildInventory(const py::PythonFacts &python, const embed::Embed
   addPythonKernels(python, triton, inv);
   addCudaKernels(cxx, inv);
   Reachability(python, embedded, cxx, inv).run();
+  markUnreferencedKernels(python, inv);
   summarizeWork(python, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
                 inv);
   std::set<std::string> seen;

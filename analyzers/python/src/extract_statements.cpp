@@ -79,7 +79,6 @@ void Extractor::parameters(TSNode params, const Frame &f, unsigned depth) {
   }
 }
 
-namespace {
 std::string parameterName(TSNode p, llvm::StringRef src) {
   switch (ts::kind(p)) {
   case K::Identifier:
@@ -101,7 +100,6 @@ std::string parameterName(TSNode p, llvm::StringRef src) {
     return {}; // `*` and `/` separators
   }
 }
-} // namespace
 
 namespace {
 
@@ -173,16 +171,27 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
   }
   fn.decorators = std::move(decorators);
   fn.lines = ts::lines(outer);
+  // A def whose body only hands its parameters to a helper computes what the helper computes:
+  // its facts are the helper's body, read as its own (moving code into a helper changes nothing).
+  const TSNode source = inlinedBody(def);
+  // Rules scope a function's facts by its lines too: an inlined def spans the body it reads.
+  if (!ts_node_eq(source, def))
+    fn.lines = ts::lines(source);
   {
     std::set<std::string> reads;
     bool opaque = false;
     collectReads(ts::field(def, ts::F::Body), src_, reads, opaque, 0);
+    if (!ts_node_eq(source, def)) {
+      // What the def reads is what its helper reads: passing a parameter on is not using it.
+      reads.clear();
+      collectReads(ts::field(source, ts::F::Body), src_, reads, opaque, 0);
+    }
     fn.reads.assign(reads.begin(), reads.end());
     fn.opaqueReads = opaque;
     // The same walk with bare `del` targets left out: what is left of `reads` is only deleted.
     std::set<std::string> kept;
     bool ignored = false;
-    collectReads(ts::field(def, ts::F::Body), src_, kept, ignored, 0, /*skipDeleted=*/true);
+    collectReads(ts::field(source, ts::F::Body), src_, kept, ignored, 0, /*skipDeleted=*/true);
     for (const std::string &r : fn.reads)
       if (!kept.count(r))
         fn.onlyDeleted.push_back(r);
@@ -202,6 +211,14 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
   TSNode block = ts::field(def, ts::F::Body);
   body.docstring = docstringOf(block);
   visitChildren(block, body, depth);
+  if (ts_node_eq(source, def))
+    return;
+  // The body it delegates to, read again as its own: names resolve where they are written.
+  Frame inlined = body;
+  inlined.scope = table_.scopeFor(source, s);
+  TSNode helperBlock = ts::field(source, ts::F::Body);
+  inlined.docstring = docstringOf(helperBlock);
+  visitChildren(helperBlock, inlined, depth);
 }
 
 void Extractor::classDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f,

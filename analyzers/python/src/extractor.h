@@ -54,6 +54,11 @@ private:
   void imports(TSNode n, const Frame &f);
   void definition(TSNode def, TSNode outer, const ts::Children &decorators, const Frame &f, unsigned depth);
   void functionDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f, unsigned depth);
+  // extract_delegation.cpp
+  /// The def whose body `def`'s facts come from: `def` itself, or the module-level helper its
+  /// body only delegates to (`return helper(self, x)`), followed through a short chain.
+  TSNode inlinedBody(TSNode def) const;
+  TSNode delegate(TSNode def) const;
   void classDef(TSNode def, TSNode outer, std::vector<Decorator> decorators, const Frame &f, unsigned depth);
   void parameters(TSNode params, const Frame &f, unsigned depth);
   void assignment(TSNode n, const Frame &f, unsigned depth);
@@ -95,6 +100,9 @@ private:
   /// non-attribute node); `written` is the node being stored into, if any.
   void frameAttributes(TSNode top, const Frame &f, TSNode written);
 };
+
+/// A parameter's name as written: "x", "*args", "**kwargs"; "" for `*` and `/` markers.
+std::string parameterName(TSNode p, llvm::StringRef src);
 
 /// Drops NameRefs that repeat on a line or are a dotted prefix of another on the same line.
 void dedupeNameRefs(std::vector<NameRef> &refs);

@@ -114,6 +114,13 @@ private:
     }
   }
 
+  llvm::StringRef firstParameter(TSNode def) const {
+    ts::Children params = ts::namedChildren(ts::field(def, ts::F::Parameters));
+    if (!params.empty() && ts::kind(params[0]) == K::Identifier)
+      return text(params[0]);
+    return {};
+  }
+
   /// `self.n += 1`, `n += 1` (global), `self.n = self.n + 1`.
   void noteIncrement(TSNode target, int scope) {
     target = ts::unparen(target);
@@ -123,6 +130,9 @@ private:
       if (s.classScope >= 0 && ts::kind(obj) == K::Identifier && !s.selfName.empty() &&
           text(obj) == s.selfName)
         t_.classIncrements[s.classScope].insert(text(ts::field(target, ts::F::AttributeF)));
+      else if (s.kind == Scope::Kind::Function && s.parent == 0 && ts::kind(obj) == K::Identifier &&
+               text(obj) == firstParameter(s.node))
+        t_.firstParamIncrements[scope].insert(text(ts::field(target, ts::F::AttributeF)));
       return;
     }
     if (ts::kind(target) == K::Identifier) {
@@ -387,6 +397,7 @@ const Binding *ScopeTable::lookup(llvm::StringRef name, int scope, uint32_t pos,
 ScopeTable buildScopes(TSNode root, llvm::StringRef src, llvm::function_ref<void(TSNode)> tooDeep) {
   ScopeTable t;
   Builder(t, src, tooDeep).run(root);
+  findDelegations(t, src);
   return t;
 }
 

@@ -59,6 +59,12 @@ public:
   std::vector<Scope> scopes;
   std::unordered_map<ts::NodeKey, int, ts::NodeKeyHash> scopeOf; ///< def/class node -> its scope
   std::unordered_map<int, llvm::StringSet<>> classIncrements;   ///< class scope -> attrs of self incremented
+  /// Module-level function scope -> attributes of its first parameter it increments: when the
+  /// function turns out to be a method's body moved out (findDelegations), they are the class's.
+  std::unordered_map<int, llvm::StringSet<>> firstParamIncrements;
+  /// A method whose body only delegates to a module-level helper (`return helper(self, x)`):
+  /// method def -> helper def (findDelegations).
+  std::unordered_map<ts::NodeKey, TSNode, ts::NodeKeyHash> delegateOf;
   llvm::StringSet<> moduleIncrements;                           ///< globals incremented anywhere
   std::vector<DecoratedDef> decoratedDefs;
 
@@ -74,6 +80,10 @@ public:
     return it == scopeOf.end() ? fallback : it->second;
   }
 };
+
+/// Finds trivial delegations (extract_delegation.cpp) and makes each helper read as the method
+/// it stands for: its first parameter is that method's `self`, its increments the class's.
+void findDelegations(ScopeTable &table, llvm::StringRef src);
 
 /// Builds the scope table. `tooDeep` is called (once per place) when nesting exceeds the
 /// walker's limit.

@@ -6,11 +6,36 @@
 
 namespace kbaudit::semantic::cxxbody {
 
+/// The function's text as the compiler saw it: its lines of the recovered embedded source (a
+/// source written with escaped newlines or built from pieces is one Python line, many C++ lines).
 std::optional<std::string> solutionText(const Facts &f, const cxx::CxxFunction &fn) {
-  if (!fn.lines.valid() || fn.source < 0 || static_cast<std::size_t>(fn.source) >= f.embedded.sources.size() ||
-      f.embedded.sources[fn.source].file != "solution.py" || fn.lines.end > f.source.lineCount())
+  // A sidecar's lines number another file, and findings point into solution.py.
+  if (!fn.sourceLines.valid() || fn.source < 0 || static_cast<std::size_t>(fn.source) >= f.embedded.sources.size() ||
+      f.embedded.sources[fn.source].file != "solution.py")
     return std::nullopt;
-  return f.source.lines(fn.lines.begin, fn.lines.end);
+  const std::string &text = f.embedded.sources[fn.source].text;
+  const auto lineCount = static_cast<unsigned>(std::count(text.begin(), text.end(), '\n') +
+                                               (!text.empty() && text.back() != '\n'));
+  if (fn.sourceLines.end > lineCount)
+    return std::nullopt;
+  std::string out;
+  unsigned line = 1;
+  for (std::size_t at = 0; at <= text.size() && line <= fn.sourceLines.end; ++line) {
+    const std::size_t nl = text.find('\n', at);
+    const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    if (line >= fn.sourceLines.begin)
+      out.append(text, at, end - at);
+    if (nl == std::string::npos)
+      break;
+    at = end;
+  }
+  return out;
+}
+
+/// The solution.py line of line `offset` (0-based) of the function's text.
+unsigned solutionLine(const Facts &f, const cxx::CxxFunction &fn, unsigned offset) {
+  const unsigned mapped = f.embedded.sources[fn.source].mapLine(fn.sourceLines.begin + offset);
+  return mapped ? mapped : fn.lines.begin;
 }
 
 std::vector<UnwrittenEmptyReturn> unwrittenEmptyReturns(const Facts &f) {
@@ -27,7 +52,7 @@ std::vector<UnwrittenEmptyReturn> unwrittenEmptyReturns(const Facts &f) {
       if (!uses || uses->returnLines == 0 || uses->otherMentions > 0 ||
           macroMentions(f.embedded.sources[fn.source].text, alloc.name))
         continue;
-      out.push_back({fn.qualifiedName, alloc.name, alloc.allocator, fn.lines.begin + alloc.line});
+      out.push_back({fn.qualifiedName, alloc.name, alloc.allocator, solutionLine(f, fn, alloc.line)});
     }
   }
   return out;
@@ -45,7 +70,7 @@ std::vector<ReturnedParameter> returnedParameters(const Facts &f, const cxx::Cxx
   for (const ReturnedIdentifier &r : returnedIdentifiers(def->body)) {
     const auto pos = std::find(params.begin(), params.end(), r.name);
     if (pos != params.end())
-      out.push_back({r.name, static_cast<unsigned>(pos - params.begin()), fn.lines.begin + def->bodyLine + r.line});
+      out.push_back({r.name, static_cast<unsigned>(pos - params.begin()), solutionLine(f, fn, def->bodyLine + r.line)});
   }
   return out;
 }

@@ -71,6 +71,9 @@ struct CxxFunction {
   std::vector<std::string> parameterTypes; ///< as written ("const half *", "torch::Tensor")
   int source = -1;
   LineRange lines;           ///< the whole declaration or definition
+  /// The same lines in the embedded source's own text (EmbeddedSource::text), which a source
+  /// built on one Python line (escaped newlines, pieces) spreads over many.
+  LineRange sourceLines;
   DeviceWork work;           ///< device definitions only: what the body itself does
 
   bool isKernel() const { return kind == FunctionKind::Global; }

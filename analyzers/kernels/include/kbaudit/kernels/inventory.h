@@ -47,6 +47,9 @@ struct Kernel {
   LineRange lines;   ///< in solution.py (or the sidecar named by the source)
   bool reachedFromForward = false;
   KernelWork work = KernelWork::Unknown;
+  /// A Python-defined kernel nothing in the file names outside its own definition, in a file
+  /// that looks nothing up by name at run time: dead code that cannot run.
+  bool dead = false;
 };
 
 struct KernelInventory {
@@ -61,6 +64,14 @@ struct KernelInventory {
   /// Heavy operations reachable from the entry points that run in PyTorch or a library.
   std::vector<LibraryOp> libraryOps;
 
+  /// Kernels that may run: all but the dead ones.
+  std::size_t liveKernels() const {
+    std::size_t n = 0;
+    for (const auto &k : kernels)
+      n += !k.dead;
+    return n;
+  }
+
   bool anyReached() const {
     for (const auto &k : kernels)
       if (k.reachedFromForward)
@@ -68,6 +79,9 @@ struct KernelInventory {
     return false;
   }
 };
+
+/// Sets Kernel::dead (kernel_references.cpp).
+void markUnreferencedKernels(const py::PythonFacts &python, KernelInventory &inv);
 
 KernelInventory buildInventory(const py::PythonFacts &python, const embed::EmbedFacts &embedded,
                                const cxx::CxxFacts &cxx, const triton::TritonFacts &triton);

@@ -13,10 +13,10 @@
 
 namespace kbaudit::semantic::cxxbody {
 
-/// The lines of `fn` in solution.py's text (each ending in '\n'); nullopt when its lines are
-/// not valid, its source index names no embedded source, that source is not in solution.py
-/// (a sidecar's lines number another file) or the lines run past the end of the file.
-/// Why: every body reading below needs the function's own text, and only solution.py's is held.
+/// The lines of `fn` in its embedded source's recovered text (each ending in '\n'), as the
+/// compiler reads them: a source written on one Python line with escaped newlines or built from
+/// pieces has them all. nullopt when its source lines are unknown, its source index names no
+/// embedded source, or that source is a sidecar (whose lines number another file).
 std::optional<std::string> solutionText(const Facts &f, const cxx::CxxFunction &fn);
 
 /// An uninitialised allocation that a host function returns and nothing else touches.
