@@ -84,13 +84,14 @@ private:
   static std::vector<Key> keysOf(const Facts &f, const py::Function &fn, const py::Branch &b,
                                  const std::set<std::string> &inputs) {
     const std::vector<mem::KeyLocal> locals = mem::keyLocals(f.python, fn, inputs);
+    const std::set<std::string> idFns = mem::identityFunctions(f.python);
     std::vector<Key> keys;
     for (const mem::Comparison &c : mem::comparisons(b.condition)) {
       if (c.left == "None" || c.right == "None")
         continue;
       const bool identityOp = c.op == "is" || c.op == "is not";
-      std::vector<KeyKind> l = mem::keyKindsOf(c.left, identityOp, inputs, locals);
-      std::vector<KeyKind> r = mem::keyKindsOf(c.right, identityOp, inputs, locals);
+      std::vector<KeyKind> l = mem::keyKindsOf(c.left, identityOp, inputs, locals, idFns);
+      std::vector<KeyKind> r = mem::keyKindsOf(c.right, identityOp, inputs, locals, idFns);
       const bool membership = c.op == "in" || c.op == "not in";
       Key k{c, {}, {}};
       if (!l.empty() && r.empty() && mem::isStoredState(c.right, f.python)) {

@@ -298,7 +298,7 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
   for (const py::Assignment &a : facts.assignments) {
     if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name || inputs.count(a.target))
       continue;
-    std::vector<KeyKind> kinds = keyKindsOf(a.value.text, false, inputs, out);
+    std::vector<KeyKind> kinds = keyKindsOf(a.value.text, false, inputs, out, identityFunctions(facts));
     if (kinds.empty())
       continue;
     out.push_back(KeyLocal{a.target, std::move(kinds)});
@@ -306,8 +306,17 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
   return out;
 }
 
+std::set<std::string> identityFunctions(const py::PythonFacts &facts) {
+  std::set<std::string> out = {"id"};
+  for (const py::Assignment &a : facts.assignments)
+    if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.value.kind == py::ExprKind::Name &&
+        a.value.resolved == "id")
+      out.insert(a.target);
+  return out;
+}
+
 std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,
-                                const std::vector<KeyLocal> &locals) {
+                                const std::vector<KeyLocal> &locals, const std::set<std::string> &identityFns) {
   std::vector<KeyKind> kinds;
   const auto add = [&](KeyKind k) {
     if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
@@ -321,8 +330,9 @@ std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, co
       add(KeyKind::Pointer);
     if (side.find("_version") != std::string_view::npos)
       add(KeyKind::Version);
-    if (side.find("id(") != std::string_view::npos && mentionsName(side, "id"))
-      add(KeyKind::Identity);
+    for (const std::string &fn : identityFns)
+      if (side.find(fn + "(") != std::string_view::npos && mentionsName(side, fn))
+        add(KeyKind::Identity);
     if (side.find(".shape") != std::string_view::npos || side.find(".size(") != std::string_view::npos ||
         side.find(".numel(") != std::string_view::npos)
       add(KeyKind::Shape);

@@ -73,7 +73,12 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
 /// The kinds an expression reads of the inputs (an identity test reads Identity, `.data_ptr()`
 /// Pointer, `._version` Version, `.shape` Shape).
 std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,
-                                const std::vector<KeyLocal> &locals);
+                                const std::vector<KeyLocal> &locals,
+                                const std::set<std::string> &identityFunctions = {"id"});
+
+/// Names that call the builtin `id`: `id` itself and module-level aliases of it (`_ident = id`),
+/// which the Python front end resolves.
+std::set<std::string> identityFunctions(const py::PythonFacts &facts);
 
 /// `side` names state that outlives the call: a self attribute or a module-level name.
 bool isStoredState(std::string_view side, const py::PythonFacts &facts);

@@ -198,7 +198,8 @@ private:
     const std::string attr(lastSegment(written));
     for (const py::Branch &b : py.branches)
       if (b.function == a.function && contains(b.body, a.lines) &&
-          (b.condition.find("hasattr") != std::string::npos || b.condition.find("getattr") != std::string::npos) &&
+          std::any_of(b.calls.begin(), b.calls.end(),
+                      [](const std::string &c) { return c == "hasattr" || c == "getattr"; }) &&
           b.condition.find(attr) != std::string::npos)
         return true;
     return false;

@@ -353,7 +353,11 @@ private:
   // `x.topk(k)`: the op as a tensor method, when the receiver plausibly is a tensor.
   void methodHits(const std::string &method, std::vector<Hit> &out) const {
     for (const py::Call &c : f_.python.calls) {
+      // A callee the front end resolved through an import (`tl = importlib.import_module(...)`;
+      // `tl.topk`) names a library function, not a method of a tensor.
+      const bool resolvedThroughImport = c.resolved != c.callee && c.resolved.find('(') == std::string::npos;
       if (c.method != method || c.receiver.empty() || c.receiver == "self" || throughImport(c.callee) ||
+          resolvedThroughImport ||
           !c.launchedKernel.empty() || extensionCallAt(c.lines))
         continue;
       if (c.keywordArg("key") || c.keywordArg("reverse"))

@@ -303,6 +303,150 @@ def split_strings(source):
     return reparsed(tree, source)
 
 
+class _GetattrCalls(ast.NodeTransformer):
+    """`torch.matmul(a, b)` -> `getattr(torch, "matmul")(a, b)` for calls on imported modules."""
+
+    def __init__(self, modules):
+        self.modules = modules
+        self.count = 0
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules:
+            node.func = ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()),
+                                 args=[f.value, ast.Constant(value=f.attr)], keywords=[])
+            self.count += 1
+        return node
+
+
+def _imported_modules(tree):
+    """Names bound by `import x` / `import x as y` at module level."""
+    out = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                out.add(alias.asname or alias.name.split(".")[0])
+    return out
+
+
+def _jit_compiled(node):
+    """A def a JIT compiles from its source (Triton, Numba, ...): Python rewrites do not apply."""
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        if isinstance(target, ast.Attribute) and target.attr in {"jit", "autotune", "heuristics", "kernel"}:
+            return True
+    return False
+
+
+def getattr_calls(source):
+    """Calls on imported modules go through getattr with a constant name (not inside JIT
+    kernels, whose language has no getattr)."""
+    tree = ast.parse(source)
+    t = _GetattrCalls(_imported_modules(tree))
+    for i, node in enumerate(tree.body):
+        if not (isinstance(node, ast.FunctionDef) and _jit_compiled(node)):
+            tree.body[i] = t.visit(node)
+    return reparsed(tree, source) if t.count else None
+
+
+def import_module(source):
+    """`import a.b as c` -> `c = importlib.import_module("a.b")` (module-level imports only)."""
+    tree = ast.parse(source)
+    changed = False
+    body = []
+    for node in tree.body:
+        if isinstance(node, ast.Import) and all(a.asname for a in node.names):
+            for alias in node.names:
+                body.append(ast.Assign(targets=[ast.Name(id=alias.asname, ctx=ast.Store())],
+                                       value=ast.Call(func=ast.Attribute(value=ast.Name(id="importlib", ctx=ast.Load()),
+                                                                         attr="import_module", ctx=ast.Load()),
+                                                      args=[ast.Constant(value=alias.name)], keywords=[]),
+                                       lineno=0))
+            changed = True
+        else:
+            body.append(node)
+    if not changed:
+        return None
+    tree.body = [ast.Import(names=[ast.alias(name="importlib")])] + body
+    return reparsed(tree, source)
+
+
+def builtin_alias(source):
+    """Builtins the rules care about (`id`, `getattr`, `setattr`, `isinstance`) called through
+    module-level aliases (`_ident = id`)."""
+    tree = ast.parse(source)
+    names = {"id": "_ident", "getattr": "_get", "setattr": "_set", "hasattr": "_has"}
+    used = set()
+
+    class Calls(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if isinstance(node.func, ast.Name) and node.func.id in names:
+                used.add(node.func.id)
+                node.func = ast.Name(id=names[node.func.id], ctx=ast.Load())
+            return node
+
+    tree = Calls().visit(tree)
+    if not used:
+        return None
+    aliases = [ast.Assign(targets=[ast.Name(id=names[n], ctx=ast.Store())], value=ast.Name(id=n, ctx=ast.Load()),
+                          lineno=0) for n in sorted(used)]
+    first = 1 if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant) else 0
+    tree.body[first:first] = aliases
+    return reparsed(tree, source)
+
+
+def _pieces(text):
+    cut = [0, len(text) // 3, 2 * len(text) // 3, len(text)]
+    return [text[a:b] for a, b in zip(cut, cut[1:])]
+
+
+class _LongStrings(ast.NodeTransformer):
+    def __init__(self, build):
+        self.build = build
+        self.count = 0
+
+    def visit_JoinedStr(self, node):
+        return node
+
+    def visit_Constant(self, node):
+        if isinstance(node.value, str) and len(node.value) >= 200 and not getattr(node, "kbaudit_docstring", False):
+            self.count += 1
+            return self.build(_pieces(node.value))
+        return node
+
+
+def _mark_docstrings(tree):
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+                getattr(body[0], "value", None), ast.Constant):
+            body[0].value.kbaudit_docstring = True
+
+
+def _long_strings(source, build):
+    tree = ast.parse(source)
+    _mark_docstrings(tree)
+    t = _LongStrings(build)
+    tree = t.visit(tree)
+    return reparsed(tree, source) if t.count else None
+
+
+def join_strings(source):
+    """Long string constants (embedded C++/CUDA) -> `"".join([...pieces...])`."""
+    return _long_strings(source, lambda p: ast.Call(
+        func=ast.Attribute(value=ast.Constant(value=""), attr="join", ctx=ast.Load()),
+        args=[ast.List(elts=[ast.Constant(value=x) for x in p], ctx=ast.Load())], keywords=[]))
+
+
+def format_strings(source):
+    """Long string constants -> `"{}{}{}".format(...pieces...)`."""
+    return _long_strings(source, lambda p: ast.Call(
+        func=ast.Attribute(value=ast.Constant(value="{}" * len(p)), attr="format", ctx=ast.Load()),
+        args=[ast.Constant(value=x) for x in p], keywords=[]))
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -310,6 +454,11 @@ AST_REWRITES = {
     "alias_imports": alias_imports,
     "entry_helper": entry_helper,
     "split_strings": split_strings,
+    "join_strings": join_strings,
+    "format_strings": format_strings,
+    "getattr_calls": getattr_calls,
+    "import_module": import_module,
+    "builtin_alias": builtin_alias,
 }
 
 

@@ -44,7 +44,10 @@ E.record = lambda self, stream=None: None
   EXPECT_EQ(computed(8), "torch.allclose");
   EXPECT_EQ(computed(9), "torch.equal");
   EXPECT_EQ(computed(10), "torch.isclose");
-  EXPECT_EQ(computed(11), "torch.cuda.synchronize");
+  // getattr with a constant name is the attribute itself: a plain module attribute, resolved.
+  ASSERT_NE(assignmentOn(f, 11), nullptr);
+  EXPECT_EQ(assignmentOn(f, 11)->resolved, "torch.cuda.synchronize");
+  EXPECT_EQ(assignmentOn(f, 11)->kind, Assignment::TargetKind::ModuleAttribute);
   EXPECT_EQ(computed(13), "torch.cuda.Event().__class__.elapsed_time");
   EXPECT_EQ(computed(14), "builtins.print");
   // A plain alias is an import alias: `resolved` names it and nothing is computed.

@@ -29,22 +29,18 @@ bool mentions(std::string_view text, std::string_view name) {
   return false;
 }
 
-bool lastSegmentIs(std::string_view resolved, std::string_view name) {
-  const std::size_t dot = resolved.rfind('.');
-  return (dot == std::string_view::npos ? resolved : resolved.substr(dot + 1)) == name;
-}
-
 /// Code that reaches objects by a name computed at run time: any kernel may be one of them.
 bool looksUpNamesAtRunTime(const py::PythonFacts &python) {
   for (const py::Function &f : python.functions)
     if (f.opaqueReads)
       return true;
   for (const py::Call &c : python.calls) {
-    for (std::string_view fn : {"globals", "locals", "vars", "eval", "exec", "compile", "__import__"})
+    for (std::string_view fn : {"globals", "locals", "vars", "eval", "exec", "compile"})
       if (c.resolved == fn || c.resolved == std::string("builtins.") + std::string(fn))
         return true;
-    if (c.resolved == "importlib.import_module" || lastSegmentIs(c.resolved, "get_function"))
-      return true;
+    if ((c.resolved == "importlib.import_module" || c.resolved == "__import__") && !c.args.empty() &&
+        !(c.args[0].value.string && c.args[0].value.string->complete))
+      return true; // a module named at run time
     if ((c.resolved == "getattr" || c.resolved == "builtins.getattr") && c.args.size() >= 2 &&
         !(c.args[1].value.string && c.args[1].value.string->complete))
       return true;

@@ -156,6 +156,15 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
   case K::Identifier:
     c.method = text(fn).str();
     break;
+  case K::Call: { // getattr(obj, "name")(...) is obj.name(...)
+    auto [object, attr] = resolver_.constantGetattr(fn, f.scope);
+    if (!ts::isNull(object)) {
+      c.method = attr;
+      c.receiver = ts::truncated(text(object));
+      c.callee = c.receiver + "." + attr;
+    }
+    break;
+  }
   case K::Subscript: {
     TSNode kernel = ts::unparen(ts::field(fn, ts::F::Value));
     if (isLaunch(kernel, ts::field(fn, ts::F::Subscript))) {

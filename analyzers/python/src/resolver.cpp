@@ -12,7 +12,53 @@ using ts::K;
 namespace {
 constexpr unsigned kMaxAliasDepth = 16;
 
+/// Builtins whose use rules ask about; a module-level alias of one (`_ident = id`) is the builtin.
+bool isWatchedBuiltin(llvm::StringRef name) {
+  for (llvm::StringRef b : {"id", "hash", "getattr", "setattr", "hasattr", "delattr", "globals", "locals", "vars",
+                            "eval", "exec", "compile", "__import__", "open", "isinstance", "type", "super", "print"})
+    if (name == b)
+      return true;
+  return false;
+}
+
 } // namespace
+
+std::optional<std::string> Resolver::builtinAlias(llvm::StringRef name, int scope, uint32_t pos, unsigned depth) {
+  if (depth > kMaxAliasDepth)
+    return std::nullopt;
+  std::optional<std::string> found;
+  bool bound = false;
+  table_.lookup(name, scope, pos, [&](const Binding &b) {
+    bound = true;
+    if (b.kind != Binding::Kind::Value || b.parameter)
+      return true;
+    TSNode v = ts::unparen(b.value);
+    if (ts::kind(v) != K::Identifier)
+      return true;
+    const llvm::StringRef target = ts::text(v, src_);
+    if (auto further = builtinAlias(target, b.scope, ts::startByte(v), depth + 1))
+      found = further;
+    return true;
+  });
+  if (!bound && isWatchedBuiltin(name))
+    return name.str();
+  return found;
+}
+
+/// `getattr(obj, "name")` with a constant name: the attribute access `obj.name`. Returns the
+/// object node and the name, or a null node.
+std::pair<TSNode, std::string> Resolver::constantGetattr(TSNode call, int scope, unsigned depth) {
+  TSNode fn = ts::unparen(ts::field(call, ts::F::Function));
+  if (ts::kind(fn) != K::Identifier || builtinAlias(ts::text(fn, src_), scope, ts::startByte(fn), depth) != "getattr")
+    return {TSNode{}, {}};
+  ts::Children args = ts::namedChildren(ts::field(call, ts::F::Arguments));
+  if (args.size() < 2 || args.size() > 3 || ts::kind(args[1]) != K::String || ts::kind(args[0]) == K::KeywordArgument)
+    return {TSNode{}, {}};
+  StringValue name = decodeString(args[1], src_, [](TSNode, StringValue &, unsigned) { return false; });
+  if (!name.complete || name.value.empty() || name.value.find_first_of(". ()[]") != std::string::npos)
+    return {TSNode{}, {}};
+  return {args[0], name.value};
+}
 
 std::optional<std::string> Resolver::importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth) {
   if (depth > kMaxAliasDepth)
@@ -88,6 +134,12 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
       steps.push_back("." + ts::text(ts::field(cur, ts::F::AttributeF), src_).str());
       cur = ts::field(cur, ts::F::Object);
     } else if (k == K::Call) {
+      // getattr(obj, "name") is obj.name, however it is spelled.
+      if (auto [object, attr] = constantGetattr(cur, scope, depth); !ts::isNull(object)) {
+        steps.push_back("." + attr);
+        cur = object;
+        continue;
+      }
       pure = false;
       TSNode args = ts::field(cur, ts::F::Arguments);
       steps.push_back(ts::namedChildren(args).empty() && ts::kind(args) == K::ArgumentList ? "()" : "(...)");
@@ -114,6 +166,12 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth);
   r.throughImport = target.has_value();
   r.resolved = target ? *target : head.str();
+  if (!target) { // `_ident = id; _ident(x)` calls the builtin; a parameter named `id` does not
+    const std::optional<std::string> builtin = builtinAlias(head, scope, ts::startByte(cur), depth);
+    if (builtin && *builtin != head)
+      r.resolved = *builtin;
+    r.shadowsBuiltin = !builtin && isWatchedBuiltin(head);
+  }
   // Impure chains abbreviate arguments and indices ("torch.randn(...).cuda"): rules match
   // on the shape of the chain, and the text as written is kept elsewhere.
   for (auto it = steps.rbegin(); it != steps.rend(); ++it)

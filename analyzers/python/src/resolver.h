@@ -8,6 +8,7 @@
 #include "scope.h"
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <unordered_map>
 
@@ -17,6 +18,8 @@ struct Resolution {
   std::string resolved;      ///< dotted name after alias resolution (or the text as written)
   bool throughImport = false; ///< the head name is bound by an import
   bool pure = false;          ///< the expression is a plain name/attribute chain
+  /// The head is a builtin's name bound by the file itself (a parameter `id`, `type = ...`).
+  bool shadowsBuiltin = false;
 };
 
 class Resolver {
@@ -27,6 +30,9 @@ public:
   /// with a name, rendered with abbreviated arguments: `F.pad(x, p).cuda` ->
   /// "torch.nn.functional.pad(...).cuda", `k[grid]` -> "k[...]".
   Resolution resolve(TSNode expr, int scope, unsigned depth = 0);
+  /// `getattr(obj, "name")` with a constant name (the builtin, however aliased): the object
+  /// node and the name; a null node otherwise.
+  std::pair<TSNode, std::string> constantGetattr(TSNode call, int scope, unsigned depth = 0);
   /// Import target of `name` as seen at `pos` in `scope`, if it is bound by an import.
   std::optional<std::string> importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth = 0);
 
@@ -36,11 +42,14 @@ private:
   std::unordered_map<const Binding *, std::optional<std::string>> aliasMemo_;
 
   std::optional<std::string> aliasOf(const Binding &b, unsigned depth);
+  /// The builtin `name` denotes at `pos`: itself when unbound and watched, or the builtin a
+  /// plain alias chain (`_ident = id`) leads to; nullopt otherwise.
+  std::optional<std::string> builtinAlias(llvm::StringRef name, int scope, uint32_t pos, unsigned depth = 0);
 };
 
 /// Builtin-looking callee: resolves to `name` itself (not imported, not redefined).
 inline bool isBuiltinCall(const Resolution &r, llvm::StringRef name) {
-  return r.pure && !r.throughImport && r.resolved == name;
+  return r.pure && !r.throughImport && !r.shadowsBuiltin && r.resolved == name;
 }
 
 } // namespace kbaudit::py
