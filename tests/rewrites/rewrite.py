@@ -447,6 +447,19 @@ def format_strings(source):
         args=[ast.Constant(value=x) for x in p], keywords=[]))
 
 
+def base64_strings(source):
+    """Long string constants shipped base64-encoded: `base64.b64decode("...").decode()`."""
+    import base64 as b64
+    text = _long_strings(source, lambda p: ast.Call(
+        func=ast.Attribute(value=ast.Call(
+            func=ast.Attribute(value=ast.Name(id="base64", ctx=ast.Load()), attr="b64decode", ctx=ast.Load()),
+            args=[ast.Constant(value=b64.b64encode("".join(p).encode()).decode())], keywords=[]),
+            attr="decode", ctx=ast.Load()), args=[], keywords=[]))
+    if text is None:
+        return None
+    return markers(source) + "import base64\n" + text[len(markers(source)):]
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -456,6 +469,7 @@ AST_REWRITES = {
     "split_strings": split_strings,
     "join_strings": join_strings,
     "format_strings": format_strings,
+    "base64_strings": base64_strings,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,

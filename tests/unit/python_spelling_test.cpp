@@ -169,3 +169,31 @@ class ModelNew(torch.nn.Module):
   const Facts dynamic = analyzeSource(SourceFile::fromBytes(src(kernel + "\nk = globals()['_un' + 'used']\n")));
   EXPECT_FALSE(dynamic.kernels.kernels[0].dead);
 }
+
+TEST(PythonSpelling, SourcesShippedEncodedAreDecoded) {
+  // "__global__ void k(float* x) { x[0] = 1.f; }\n" as base64 and as hex.
+  const std::string cuda = "__global__ void k(float* x) { x[0] = 1.f; }\n";
+  static const char *kB64 = "X19nbG9iYWxfXyB2b2lkIGsoZmxvYXQqIHgpIHsgeFswXSA9IDEuZjsgfQo=";
+  std::string hex;
+  for (unsigned char c : cuda) {
+    static const char *digits = "0123456789abcdef";
+    hex += digits[c >> 4];
+    hex += digits[c & 15];
+    hex += ' ';
+  }
+  for (const std::string &expr : {std::string("base64.b64decode(\"") + kB64 + "\").decode()",
+                                  std::string("bytes.fromhex(\"") + hex + "\").decode(\"utf-8\")"}) {
+    const Facts f = analyzeSource(SourceFile::fromBytes(
+        "import base64\nfrom torch.utils.cpp_extension import load_inline\nsrc = " + expr +
+        "\next = load_inline(name='e', cpp_sources='', cuda_sources=[src], functions=['k'])\n"));
+    ASSERT_EQ(f.embedded.sources.size(), 1u) << expr;
+    EXPECT_EQ(f.embedded.sources[0].text, cuda) << expr;
+    EXPECT_TRUE(f.embedded.sources[0].complete);
+  }
+  // Not valid base64: nothing is guessed.
+  const Facts bad = analyzeSource(SourceFile::fromBytes(
+      "import base64\nfrom torch.utils.cpp_extension import load_inline\nsrc = base64.b64decode('%%%').decode()\n"
+      "ext = load_inline(name='e', cpp_sources='', cuda_sources=[src], functions=['k'])\n"));
+  for (const embed::EmbeddedSource &s : bad.embedded.sources)
+    EXPECT_FALSE(s.complete && !s.text.empty());
+}

@@ -448,6 +448,24 @@ ValuePtr Evaluator::evalCall(TSNode n, int scope, unsigned depth) {
     sv::appendText(out, *s, ts::firstLine(args[0]));
     return makeStr(std::move(out));
   }
+  // Sources shipped encoded (`base64.b64decode("...")`, `bytes.fromhex("...")`): the same text,
+  // decoded; the decoded text sits on the encoded literal's lines.
+  if (res.resolved == "base64.b64decode" || res.resolved == "base64.standard_b64decode" ||
+      res.resolved == "binascii.a2b_base64" || res.resolved == "bytes.fromhex" ||
+      res.resolved == "binascii.unhexlify" || res.resolved == "binascii.a2b_hex") {
+    ValuePtr v = eval(args[0], scope, depth + 1);
+    if (!v->isStr() || !v->str.complete)
+      return unknownValue();
+    const bool hex = res.resolved == "bytes.fromhex" || res.resolved == "binascii.unhexlify" ||
+                     res.resolved == "binascii.a2b_hex";
+    const std::optional<std::string> decoded = hex ? sv::decodeHex(v->str.value) : sv::decodeBase64(v->str.value);
+    if (!decoded)
+      return unknownValue();
+    consume(args[0]);
+    StringValue out;
+    sv::appendText(out, *decoded, ts::firstLine(args[0]));
+    return makeStr(std::move(out));
+  }
   if (res.resolved == "textwrap.dedent") {
     ValuePtr v = eval(args[0], scope, depth + 1);
     if (!v->isStr())

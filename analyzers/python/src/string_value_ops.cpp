@@ -23,6 +23,65 @@ void appendText(StringValue &out, llvm::StringRef text, unsigned line) {
   }
 }
 
+std::optional<std::string> decodeBase64(llvm::StringRef text) {
+  auto digit = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  unsigned buffer = 0, bits = 0;
+  bool padding = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+      continue;
+    if (c == '=') {
+      padding = true;
+      continue;
+    }
+    const int d = digit(c);
+    if (d < 0 || padding)
+      return std::nullopt; // b64decode would reject it (or its validate=False default would drop it)
+    buffer = (buffer << 6) | static_cast<unsigned>(d);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> decodeHex(llvm::StringRef text) {
+  std::string out;
+  int high = -1;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      if (high >= 0)
+        return std::nullopt;
+      continue;
+    }
+    int v = -1;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    if (v < 0)
+      return std::nullopt;
+    if (high < 0) {
+      high = v;
+    } else {
+      out.push_back(static_cast<char>(high * 16 + v));
+      high = -1;
+    }
+  }
+  if (high >= 0)
+    return std::nullopt;
+  return out;
+}
+
 void append(StringValue &out, const StringValue &tail) {
   if (!tail.complete)
     out.complete = false;

@@ -10,12 +10,18 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace kbaudit::py::sv {
 
 /// Appends characters that all come from source line `line`.
 void appendText(StringValue &out, llvm::StringRef text, unsigned line);
+/// Standard base64 (padding and whitespace allowed, as base64.b64decode accepts); nullopt on
+/// invalid input.
+std::optional<std::string> decodeBase64(llvm::StringRef text);
+/// Hex digits in pairs (whitespace allowed between bytes, as bytes.fromhex accepts).
+std::optional<std::string> decodeHex(llvm::StringRef text);
 void appendChar(StringValue &out, char c, unsigned line);
 /// Concatenation: the lines of `tail` keep their own origins; its first line merges into
 /// the last line of `out` unless `out` ends a line. `complete` is and-ed.

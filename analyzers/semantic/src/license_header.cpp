@@ -1,5 +1,7 @@
 #include "kbaudit/semantic/license_header.h"
 
+#include <algorithm>
+
 namespace kbaudit::semantic {
 
 namespace {
@@ -16,21 +18,37 @@ LicenseHeader licenseHeader(const Facts &f, std::span<const std::string_view> ma
   LicenseHeader out;
   if (marks.empty())
     return out;
-  const SourceFile &src = f.source;
-  for (unsigned n = 1; n <= src.lineCount(); ++n) {
-    const std::string_view line = src.line(n);
-    if (!isLicenseLine(line))
-      continue;
+  const auto consider = [&](std::string_view line, unsigned at) {
+    if (at == 0 || !isLicenseLine(line))
+      return;
     for (std::string_view mark : marks)
       if (contains(line, mark)) {
-        out.lines.push_back(n);
+        if (std::find(out.lines.begin(), out.lines.end(), at) == out.lines.end())
+          out.lines.push_back(at);
         if (out.firstText.empty()) {
           const std::size_t start = line.find_first_not_of(" \t#/*\"'");
           out.firstText = std::string(line.substr(start == std::string_view::npos ? 0 : start, 120));
         }
-        break;
+        return;
       }
+  };
+  const SourceFile &src = f.source;
+  for (unsigned n = 1; n <= src.lineCount(); ++n)
+    consider(src.line(n), n);
+  // Embedded sources as recovered (decoded, joined, on one escaped line): their lines, mapped
+  // back to the solution.py line they come from.
+  for (const embed::EmbeddedSource &s : f.embedded.sources) {
+    if (s.file != "solution.py")
+      continue;
+    unsigned n = 1;
+    for (std::size_t at = 0; at < s.text.size(); ++n) {
+      const std::size_t nl = s.text.find('\n', at);
+      const std::size_t end = nl == std::string::npos ? s.text.size() : nl;
+      consider(std::string_view(s.text).substr(at, end - at), s.mapLine(n));
+      at = end + 1;
+    }
   }
+  std::sort(out.lines.begin(), out.lines.end());
   return out;
 }
 
