@@ -460,6 +460,33 @@ def base64_strings(source):
     return markers(source) + "import base64\n" + text[len(markers(source)):]
 
 
+def clang_hidden(source):
+    """Embedded C++/CUDA sources behind `#ifdef __clang__ ... #else <the source> #endif`: nvcc
+    (the grader's compiler, with a GNU host compiler) builds the source; a Clang parser sees an
+    empty branch."""
+    def cxx(text):
+        return "__global__" in text or "torch::Tensor" in text or "PYBIND11_MODULE" in text
+
+    class Wrap(ast.NodeTransformer):
+        count = 0
+
+        def visit_JoinedStr(self, node):
+            return node
+
+        def visit_Constant(self, node):
+            if isinstance(node.value, str) and len(node.value) >= 200 and cxx(node.value) and not getattr(
+                    node, "kbaudit_docstring", False):
+                Wrap.count += 1
+                return ast.Constant(value="#ifdef __clang__\n// nothing to see here\n#else\n" + node.value +
+                                    "\n#endif\n")
+            return node
+
+    tree = ast.parse(source)
+    _mark_docstrings(tree)
+    tree = Wrap().visit(tree)
+    return reparsed(tree, source) if Wrap.count else None
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -470,6 +497,7 @@ AST_REWRITES = {
     "join_strings": join_strings,
     "format_strings": format_strings,
     "base64_strings": base64_strings,
+    "clang_hidden": clang_hidden,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace kbaudit;
 using namespace kbaudit::cxx;
 using namespace kbaudit::cxx::test;
@@ -138,7 +140,45 @@ TEST(CxxRecovery, CudaArchGuardedDeviceCodeIsVisible) {
   EXPECT_EQ(f.ptx[0].text, "cp.async.cg.shared.global");
   FrontendOptions hostOnly;
   hostOnly.cudaArch = 0;
+  hostOnly.parseSkippedBranches = false;
   EXPECT_TRUE(analyzeSources({src}, hostOnly).ptx.empty());
+  // Every branch is read: the host view finds the device branch through a variant parse.
+  hostOnly.parseSkippedBranches = true;
+  const CxxFacts both = analyzeSources({src}, hostOnly);
+  ASSERT_EQ(both.ptx.size(), 1u);
+  EXPECT_EQ(both.parses[0].branchVariants, 1u);
+}
+
+// `#ifdef __clang__` hides the `#else` from a Clang parser while nvcc (with a GNU host
+// compiler) builds it: the kernel and its launch in the hidden branch are facts all the same.
+TEST(CxxRecovery, CodeHiddenFromClangByItsOwnMacroIsRead) {
+  const embed::EmbeddedSource src = cuda(R"cu(#include <torch/extension.h>
+#ifdef __clang__
+torch::Tensor run(torch::Tensor x) { return x; }
+#else
+__global__ void scale(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.f;
+}
+torch::Tensor run(torch::Tensor x) {
+  scale<<<(x.numel() + 255) / 256, 256>>>(x.data_ptr<float>(), x.numel());
+  return x;
+}
+#endif
+)cu");
+  const CxxFacts f = analyzeSources({src});
+  const auto kernels = std::count_if(f.functions.begin(), f.functions.end(),
+                                     [](const CxxFunction &fn) { return fn.isKernel() && fn.name == "scale"; });
+  EXPECT_EQ(kernels, 1);
+  EXPECT_EQ(f.launches.size(), 1u);
+  EXPECT_EQ(f.parses[0].branchVariants, 1u);
+  // Both definitions of `run` are facts: one per compiler's view.
+  EXPECT_EQ(std::count_if(f.functions.begin(), f.functions.end(),
+                          [](const CxxFunction &fn) { return fn.name == "run" && fn.definition; }),
+            2);
+  FrontendOptions clangOnly;
+  clangOnly.parseSkippedBranches = false;
+  EXPECT_TRUE(analyzeSources({src}, clangOnly).launches.empty());
 }
 
 TEST(CxxRecovery, GarbageDoesNotCrash) {

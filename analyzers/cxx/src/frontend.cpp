@@ -1,6 +1,7 @@
 #include "kbaudit/cxx/frontend.h"
 
 #include "parse_unit.h"
+#include "skipped_branches.h"
 #include "summary.h"
 #include "units.h"
 
@@ -116,6 +117,7 @@ CxxFacts analyzeUnits(const std::vector<Unit> &units, const std::vector<embed::E
       r.facts.parses.push_back(skipped);
     } else {
       r = parseUnit(unit, options);
+      addSkippedBranchFacts(r, unit, options);
     }
     r.facts.parses.front().bytes = unit.text.size();
     merge(out, r, unit, sources);

@@ -84,8 +84,8 @@ private:
 class PreprocessorRecorder : public clang::PPCallbacks {
 public:
   PreprocessorRecorder(const clang::SourceManager &sm, const StubFileSystem &fs, CxxFacts &facts,
-                       CollectInput &input)
-      : sm_(sm), fs_(fs), facts_(facts), input_(input) {}
+                       CollectInput &input, std::vector<LineRange> &skippedLines)
+      : sm_(sm), fs_(fs), facts_(facts), input_(input), skippedLines_(skippedLines) {}
 
   void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef name,
                           bool angled, clang::CharSourceRange, const clang::FileEntry *file,
@@ -107,6 +107,8 @@ public:
       return;
     input_.skipped.emplace_back(sm_.getFileOffset(range.getBegin()),
                                 sm_.getFileOffset(range.getEnd()));
+    skippedLines_.push_back(
+        LineRange{sm_.getSpellingLineNumber(range.getBegin()), sm_.getSpellingLineNumber(range.getEnd())});
   }
 
 private:
@@ -114,6 +116,7 @@ private:
   const StubFileSystem &fs_;
   CxxFacts &facts_;
   CollectInput &input_;
+  std::vector<LineRange> &skippedLines_;
 };
 
 class CollectConsumer : public clang::ASTConsumer {
@@ -128,19 +131,21 @@ private:
 
 class CollectAction : public clang::ASTFrontendAction {
 public:
-  CollectAction(const StubFileSystem &fs, CxxFacts &facts) : fs_(fs), facts_(facts) {}
+  CollectAction(const StubFileSystem &fs, CxxFacts &facts, std::vector<LineRange> &skippedLines)
+      : fs_(fs), facts_(facts), skippedLines_(skippedLines) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci,
                                                         llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PreprocessorRecorder>(ci.getSourceManager(), fs_, facts_, input_));
+        std::make_unique<PreprocessorRecorder>(ci.getSourceManager(), fs_, facts_, input_, skippedLines_));
     return std::make_unique<CollectConsumer>(facts_, input_);
   }
 
 private:
   const StubFileSystem &fs_;
   CxxFacts &facts_;
+  std::vector<LineRange> &skippedLines_;
   CollectInput input_;
 };
 
@@ -174,6 +179,7 @@ std::vector<std::string> commandLine(const Unit &unit, const FrontendOptions &op
   args.insert(args.end(), {"-isystem", kStubDir.str()});
   if (unit.cuda && options.cudaArch != 0)
     args.push_back("-D__CUDA_ARCH__=" + std::to_string(options.cudaArch));
+  args.insert(args.end(), options.extraArgs.begin(), options.extraArgs.end());
   args.insert(args.end(), prelude.begin(), prelude.end());
   args.push_back(mainPath);
   return args;
@@ -222,6 +228,8 @@ std::string preludeSource(const Unit &unit) {
 /// failed; units then include the headers instead.
 std::shared_ptr<const std::string> precompiledPrelude(const Unit &unit, const FrontendOptions &options) {
   std::string key = unit.cuda ? "cuda" : "c++";
+  for (const std::string &a : options.extraArgs)
+    key += " " + a;
   key += unit.torchPrelude ? "+torch" : "";
   key += "|" + std::to_string(options.cudaArch);
   for (const std::string &d : options.includeDirs)
@@ -277,7 +285,7 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
       new clang::FileManager(clang::FileSystemOptions(), fs));
   DiagnosticCollector diagnostics(report, result.errorLines);
   clang::tooling::ToolInvocation invocation(commandLine(unit, options, mainPath, prelude),
-                                            std::make_unique<CollectAction>(*fs, result.facts),
+                                            std::make_unique<CollectAction>(*fs, result.facts, result.skippedLines),
                                             files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
 

@@ -14,6 +14,8 @@ namespace kbaudit::cxx {
 struct UnitResult {
   CxxFacts facts;                   ///< parses holds exactly one report
   std::vector<unsigned> errorLines; ///< unit line of every error (0 when outside the unit)
+  /// Unit lines the preprocessor skipped (inactive #if/#ifdef/#else branches).
+  std::vector<LineRange> skippedLines;
 };
 
 UnitResult parseUnit(const Unit &unit, const FrontendOptions &options);

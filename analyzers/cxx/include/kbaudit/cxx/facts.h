@@ -354,6 +354,9 @@ struct ParseReport {
   bool parsed = false;      ///< Clang ran to the end (false: driver failure or crash)
   bool crashed = false;     ///< Clang crashed; facts from this unit are missing
   bool tooLarge = false;    ///< not parsed: larger than FrontendOptions::maxUnitBytes
+  /// Variant parses that read code this unit's preprocessor branches hid from the first parse
+  /// (nvcc's view without __clang__, __CUDA_ARCH__ toggled).
+  unsigned branchVariants = 0;
   std::size_t bytes = 0;    ///< size of the unit's text
   unsigned errors = 0;
   unsigned warnings = 0;
