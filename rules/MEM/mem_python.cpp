@@ -333,6 +333,10 @@ std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, co
     for (const std::string &fn : identityFns)
       if (side.find(fn + "(") != std::string_view::npos && mentionsName(side, fn))
         add(KeyKind::Identity);
+    // A tensor hashes by identity: `hash(x)` of an input is its id (not `hash(x.shape)`).
+    for (const std::string &n : inputs)
+      if (side.find("hash(" + n + ")") != std::string_view::npos)
+        add(KeyKind::Identity);
     if (side.find(".shape") != std::string_view::npos || side.find(".size(") != std::string_view::npos ||
         side.find(".numel(") != std::string_view::npos)
       add(KeyKind::Shape);

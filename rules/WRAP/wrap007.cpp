@@ -237,7 +237,7 @@ private:
         return cls.empty() ? nullptr : py_.findFunction(cls + "." + callee.substr(5));
       }
       const py::Function *fn = py_.findFunction(callee);
-      return fn && fn->className.empty() ? fn : nullptr;
+      return fn && (fn->className.empty() || semantic::calledThroughClass(*fn)) ? fn : nullptr;
     }
 
     /// The predicate reads the call stack or the command line (who is running it).

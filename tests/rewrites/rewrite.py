@@ -487,6 +487,93 @@ def clang_hidden(source):
     return reparsed(tree, source) if Wrap.count else None
 
 
+def class_static(source):
+    """Module-level helper functions move into a class as static methods; callers say `_Ops.f`."""
+    tree = ast.parse(source)
+    moved = {}
+    for node in tree.body:
+        if (isinstance(node, ast.FunctionDef) and node.name not in PROTOCOL and not node.decorator_list
+                and not _strings_mention(tree, node.name)):
+            moved[node.name] = node
+    if not moved:
+        return None
+    # A name used before the class exists (a module-level call between defs) would break: skip.
+    holder = ast.ClassDef(name="_Ops", bases=[], keywords=[], body=[], decorator_list=[])
+    for name, fn in moved.items():
+        fn.decorator_list = [ast.Name(id="staticmethod", ctx=ast.Load())]
+        holder.body.append(fn)
+
+    class Uses(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in moved and isinstance(node.ctx, ast.Load):
+                return ast.Attribute(value=ast.Name(id="_Ops", ctx=ast.Load()), attr=node.id, ctx=ast.Load())
+            return node
+
+    body = []
+    placed = False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in moved:
+            if not placed:
+                body.append(holder)
+                placed = True
+            continue
+        body.append(Uses().visit(node))
+    for fn in moved.values():
+        Uses().visit(fn)
+    # Module-level code that runs before the class is defined must not use the moved names.
+    first = next(i for i, n in enumerate(body) if n is holder)
+    for node in body[:first]:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "_Ops":
+                return None
+    tree.body = body
+    return reparsed(tree, source)
+
+
+def passthrough_decorator(source):
+    """The graded entry point wrapped by a decorator of the file that only forwards the call."""
+    tree = ast.parse(source)
+    wrapped = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in ENTRY_METHODS:
+                    item.decorator_list.insert(0, ast.Name(id="_passthrough", ctx=ast.Load()))
+                    wrapped += 1
+        elif isinstance(node, ast.FunctionDef) and node.name in {"custom_kernel", "kernel"} and node in tree.body:
+            node.decorator_list.insert(0, ast.Name(id="_passthrough", ctx=ast.Load()))
+            wrapped += 1
+    if not wrapped:
+        return None
+    deco = ast.parse("import functools as _functools\n"
+                     "def _passthrough(fn):\n"
+                     "    @_functools.wraps(fn)\n"
+                     "    def wrapper(*args, **kwargs):\n"
+                     "        return fn(*args, **kwargs)\n"
+                     "    return wrapper\n").body
+    first = 1 if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant) else 0
+    tree.body[first:first] = deco
+    return reparsed(tree, source)
+
+
+def hash_for_id(source):
+    """`id(x)` of a parameter (a tensor the harness passes) -> `hash(x)`: tensors hash by identity."""
+    tree = ast.parse(source)
+    count = 0
+    for fn in ast.walk(tree):
+        # The entry point's parameters are the harness's tensors; elsewhere a parameter may be
+        # anything (a float's hash is not its id).
+        if not isinstance(fn, ast.FunctionDef) or fn.name not in ENTRY_METHODS | {"custom_kernel", "kernel"}:
+            continue
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+        for sub in ast.walk(fn):
+            if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "id"
+                    and len(sub.args) == 1 and isinstance(sub.args[0], ast.Name) and sub.args[0].id in params):
+                sub.func.id = "hash"
+                count += 1
+    return reparsed(tree, source) if count else None
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -498,6 +585,9 @@ AST_REWRITES = {
     "format_strings": format_strings,
     "base64_strings": base64_strings,
     "clang_hidden": clang_hidden,
+    "class_static": class_static,
+    "passthrough_decorator": passthrough_decorator,
+    "hash_for_id": hash_for_id,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,
