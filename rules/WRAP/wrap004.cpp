@@ -152,7 +152,7 @@ public:
     if (rewritesReferenceApi(ctx, *refEntry))
       return; // the timed work lives in harness-facing functions the solution rewrote
 
-    const Tokens refTokens = pytokens::functionTokens(ref, reachableFrom(ref.facts, *refEntry));
+    const Tokens refTokens = pytokens::functionTokens(ref.source, ref.facts, reachableFrom(ref.facts, *refEntry));
     const Tokens solTokens = pytokens::functionTokens(f, solFns);
     const double copied = refTokens.size() >= kMinReferenceTokens ? containment(refTokens, solTokens) : 0.0;
     // A kept docstring alone says little once the file has kernels of its own.
@@ -223,7 +223,7 @@ private:
       const py::Function *mine = ctx.facts.python.findFunction(api.qualname);
       if (!mine)
         continue;
-      Tokens a = pytokens::functionTokens(ref, {&api});
+      Tokens a = pytokens::functionTokens(ref.source, ref.facts, {&api});
       Tokens b = pytokens::functionTokens(ctx.facts, {mine});
       if (a.size() >= kMinReferenceTokens && containment(a, b) < 0.5)
         return true;

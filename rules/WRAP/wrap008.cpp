@@ -40,7 +40,7 @@ public:
     bool refContracts = ref.dominatedBy(problems::OpClass::Matmul) || ref.dominatedBy(problems::OpClass::Conv) ||
                         ref.dominatedBy(problems::OpClass::Attention);
     bool onlyBatchStatistics = true;
-    for (const cross::Site &s : cross::referenceSites(ref)) {
+    for (const cross::Site &s : cross::referenceSites(ref.facts, ref.found ? ref.modelClass : std::string())) {
       if (s.kind == cross::Kind::Contraction)
         refContracts = true;
       if (s.kind != cross::Kind::Statistic || s.scan)

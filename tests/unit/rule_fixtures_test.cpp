@@ -17,6 +17,7 @@
 #include <iconv.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -238,7 +239,61 @@ std::string fixtureName(const ::testing::TestParamInfo<Fixture> &info) {
   return name;
 }
 
+// Snapshots, as CodeQL's .expected files: every finding of the fixture's rule (span,
+// confidence, rendered message, evidence) is written down beside the fixture, so a change to
+// what a rule says (not only where it fires) shows up in review. Regenerate with
+//   KBAUDIT_UPDATE_SNAPSHOTS=1 build/tests/kbaudit_tests --gtest_filter='Fixtures/RuleSnapshot.*'
+class RuleSnapshot : public ::testing::TestWithParam<Fixture> {};
+
+std::string snapshotOf(const Fixture &fx) {
+  const std::string text = kbaudit::test::readFile(fx.path);
+  const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
+  rules::Selection only;
+  only.select = {fx.rule};
+  const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(text);
+  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+  std::string out = "# " + fx.path.filename().string() + ": every " + fx.rule +
+                    " finding. Regenerate: KBAUDIT_UPDATE_SNAPSHOTS=1 build/tests/kbaudit_tests "
+                    "--gtest_filter='Fixtures/RuleSnapshot.*'\n";
+  if (results.findings.empty())
+    out += "(no finding)\n";
+  for (const rules::Finding &f : results.findings) {
+    out += f.rule + " lines " + std::to_string(f.lines.begin) + "-" + std::to_string(f.lines.end) + " " +
+           rules::confidenceName(f.confidence) + "\n";
+    out += "  message: " + f.message + "\n";
+    if (!f.evidence.empty())
+      out += "  evidence: " + f.evidence + "\n";
+  }
+  return out;
+}
+
+TEST_P(RuleSnapshot, MatchesItsExpectedFile) {
+  const Fixture &fx = GetParam();
+  fs::path expected = fx.path;
+  expected.replace_extension(".expected");
+  const std::string actual = snapshotOf(fx);
+  if (std::getenv("KBAUDIT_UPDATE_SNAPSHOTS")) {
+    std::ofstream(expected, std::ios::binary) << actual;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(expected)) << expected << " is missing: run with KBAUDIT_UPDATE_SNAPSHOTS=1";
+  EXPECT_EQ(kbaudit::test::readFile(expected), actual)
+      << expected << " differs: review the change, then regenerate with KBAUDIT_UPDATE_SNAPSHOTS=1";
+}
+
+// A snapshot without its fixture is stale.
+TEST(RuleSnapshots, EveryExpectedFileHasItsFixture) {
+  for (const auto &dir : fs::directory_iterator(fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "fixtures"))
+    for (const auto &file : fs::directory_iterator(dir.path()))
+      if (file.path().extension() == ".expected") {
+        fs::path py = file.path();
+        py.replace_extension(".py");
+        EXPECT_TRUE(fs::exists(py)) << file.path() << " has no fixture";
+      }
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixture, ::testing::ValuesIn(allFixtures()), fixtureName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, RuleSnapshot, ::testing::ValuesIn(allFixtures()), fixtureName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixtureLineEndings, ::testing::ValuesIn(badFixtures()), fixtureName);
 INSTANTIATE_TEST_SUITE_P(Fixtures, RuleFixtureEncodings, ::testing::ValuesIn(badFixtures()), fixtureName);
 

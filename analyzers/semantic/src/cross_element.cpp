@@ -353,11 +353,10 @@ GradedPath gradedPath(const Facts &f) {
   return out;
 }
 
-std::vector<Site> referenceSites(const problems::ReferenceSummary &ref) {
+std::vector<Site> referenceSites(const py::PythonFacts &py, const std::string &modelClass) {
   std::vector<Site> out;
-  if (!ref.found || ref.modelClass.empty())
+  if (modelClass.empty())
     return out;
-  const py::PythonFacts &py = ref.facts;
   // The methods other than __init__ of the model and of the other module classes of the file
   // (the blocks it is built from: `self.attn = CausalSelfAttention(...)`), and the module
   // functions they call.

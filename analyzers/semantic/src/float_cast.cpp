@@ -1,6 +1,6 @@
 #include "kbaudit/semantic/float_cast.h"
 
-#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/python/dtype.h"
 #include "kbaudit/semantic/python_text.h"
 
 #include <map>
@@ -21,7 +21,7 @@ std::optional<HostCast> hostCast(const py::Call &c) {
       return;
     if (a->value.kind != py::ExprKind::Attribute && a->value.kind != py::ExprKind::Name)
       return;
-    const std::string d = problems::canonicalDtype(a->value.resolved.empty() ? a->value.text : a->value.resolved);
+    const std::string d = dtype::canonicalDtype(a->value.resolved.empty() ? a->value.text : a->value.resolved);
     if (isFloatDtype(d))
       dtype = d;
   };

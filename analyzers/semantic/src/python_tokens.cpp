@@ -195,8 +195,4 @@ Tokens functionTokens(const Facts &f, const std::vector<const py::Function *> &f
   return functionTokens(f.source.text(), f.python, fns);
 }
 
-Tokens functionTokens(const problems::ReferenceSummary &ref, const std::vector<const py::Function *> &fns) {
-  return functionTokens(ref.source, ref.facts, fns);
-}
-
 } // namespace kbaudit::semantic::pytokens

@@ -6,6 +6,7 @@
 // Rules read this; it holds plain structs only.
 
 #include "kbaudit/problems/suite_profile.h"
+#include "kbaudit/python/dtype.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/source/diagnostic.h"
 #include "kbaudit/source/line_range.h"
@@ -125,15 +126,11 @@ struct ProblemContext {
   std::vector<std::string> allForbidden() const;
 };
 
-/// Canonical dtype of a torch/triton/problem.yaml spelling ("torch.float8_e4m3fn" ->
-/// "fp8e4m3", "bfloat16" -> "bf16", "float32" -> "fp32", "fp8_e4m3" -> "fp8e4m3"); "" if unknown.
-std::string canonicalDtype(std::string_view spelling);
-/// Bits of a canonical dtype (fp32 -> 32, int4 -> 4); 0 when unknown.
-unsigned dtypeBits(std::string_view canonical);
-/// Relative rounding error of one value stored in a canonical floating dtype (half an ulp at
-/// 1.0: 2^-24 fp32, 2^-11 fp16/tf32, 2^-8 bf16, 2^-4 fp8e4m3, 2^-3 fp8e5m2); integer, sub-byte
-/// and unknown formats quantize and give 1.
-double unitRoundoff(std::string_view canonical);
+/// The dtype vocabulary (kbaudit/python/dtype.h), under the names rules and the problem
+/// context have always used.
+using dtype::canonicalDtype;
+using dtype::dtypeBits;
+using dtype::unitRoundoff;
 
 /// Reads a problem directory (KernelBench-Hard layout: problem.yaml, reference.py, ...; GPU MODE
 /// layout: reference.py with ref_kernel/generate_input/check_implementation beside task.yml) or

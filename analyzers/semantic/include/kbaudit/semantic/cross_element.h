@@ -8,7 +8,6 @@
 // test inputs happen to make it look like.
 
 #include "kbaudit/facts.h"
-#include "kbaudit/problems/problem_context.h"
 
 #include <string>
 #include <string_view>
@@ -72,9 +71,10 @@ struct GradedPath {
 
 GradedPath gradedPath(const Facts &facts);
 
-/// The cross-element operations of the reference's model: calls in the methods other than
+/// The cross-element operations of the reference's model (`reference`: the reference module's
+/// facts; `modelClass`: its model's class, "" for none): calls in the methods other than
 /// `__init__` of its classes (the model and the blocks it is built from) and in the module
 /// functions they call.
-std::vector<Site> referenceSites(const problems::ReferenceSummary &ref);
+std::vector<Site> referenceSites(const py::PythonFacts &reference, const std::string &modelClass);
 
 } // namespace kbaudit::semantic::cross

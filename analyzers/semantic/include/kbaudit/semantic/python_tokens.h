@@ -6,7 +6,6 @@
 // hide a copy. The text comes from solution.py (Facts) or the reference (ReferenceSummary).
 
 #include "kbaudit/facts.h"
-#include "kbaudit/problems/problem_context.h"
 
 #include <string>
 #include <string_view>
@@ -44,9 +43,5 @@ Tokens functionTokens(std::string_view text, const py::PythonFacts &facts, const
 /// functionTokens over solution.py and its Python facts.
 /// Why: the solution's side of the comparison.
 Tokens functionTokens(const Facts &f, const std::vector<const py::Function *> &fns);
-
-/// functionTokens over the reference's text and facts.
-/// Why: the reference's side of the comparison.
-Tokens functionTokens(const problems::ReferenceSummary &ref, const std::vector<const py::Function *> &fns);
 
 } // namespace kbaudit::semantic::pytokens

@@ -1,11 +1,11 @@
 // Canonical dtype names shared by torch, Triton and problem.yaml spellings.
 
-#include "kbaudit/problems/problem_context.h"
+#include "kbaudit/python/dtype.h"
 
 #include <array>
 #include <utility>
 
-namespace kbaudit::problems {
+namespace kbaudit::dtype {
 
 namespace {
 
@@ -77,4 +77,4 @@ double unitRoundoff(std::string_view canonical) {
   return 1.0;
 }
 
-} // namespace kbaudit::problems
+} // namespace kbaudit::dtype
