@@ -299,6 +299,9 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     return report;
   }
   const fs::path root(tmpl);
+  // Root's, readable by the child's uid (Python lists a folder before importing from it); what
+  // is in it is read-only to the child.
+  ::chmod(root.c_str(), 0755);
   const fs::path runDir = root / "run", problemDir = root / "problem";
   // Sidecars live next to a solution.py; a `<run>_solution.py` in a flat folder has none.
   if (solutionFile.filename() == "solution.py")
@@ -340,8 +343,17 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
       return report;
     }
     req.uid = lease->uid();
-    chownTree(root, req.uid);
+    // Only the scratch folder is the child's: the copies stay root's, read-only to it.
+    chownTree(root / "tmp", req.uid);
   }
+  req.containment = options.containment;
+  // The child writes only its scratch folder; the package, the copies and its interpreter's
+  // environment (a venv's folder, as given and as its links resolve) are read-only.
+  req.view = FilesystemView{{root}, {root / "tmp"}};
+  for (const fs::path &p : {fs::absolute(options.python).lexically_normal(), fs::canonical(options.python, ec)})
+    if (p.has_parent_path() && p.parent_path().has_parent_path() &&
+        p.parent_path().parent_path() != p.parent_path().parent_path().root_path())
+      req.view->readOnly.insert(req.view->readOnly.begin(), p.parent_path().parent_path());
   req.limits = options.limits;
   const bool cuda = options.device == "cuda" || (options.device == "auto" && cudaPresent());
   if (cuda)
@@ -355,7 +367,7 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   req.argv = {options.python.string(), "-I", "-B", (root / "kbaudit_probe" / "__main__.py").string(), "--run",
               runDir.string(), "--problem", problemDir.string(), "--device", options.device, "--seeds", seeds,
               "--answer-fd", std::to_string(req.answerFd), "--budget", std::to_string(budget)};
-  req.env = {{"PATH", "/usr/bin:/bin"},          {"HOME", root.string()},
+  req.env = {{"PATH", "/usr/bin:/bin"},          {"HOME", (root / "tmp").string()},
              {"TMPDIR", (root / "tmp").string()}, {"LANG", "C.UTF-8"},
              // getpass.getuser() (Triton's and torch's cache paths) asks these before the
              // password database, which has no entry for the probe's unprivileged uid.

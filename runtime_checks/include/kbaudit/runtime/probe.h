@@ -26,6 +26,8 @@ struct ProbeOptions {
   std::filesystem::path python = defaultPython();
   std::vector<int> seeds = {0, 1, 2};
   SandboxLimits limits;
+  /// The strongest this machine allows unless a test asks for a fallback (sandbox.h).
+  Containment containment = Containment::Strongest;
 };
 
 struct ProbeOutcome {
