@@ -106,13 +106,16 @@ public:
       dir(at);
     else
       steps.push_back({MountStep::Kind::File, stage_ + at, "", 0});
-    // A device folder (nvidia-caps) comes with what is mounted inside it, and keeps its devices.
-    steps.push_back({MountStep::Kind::Bind, stage_ + at, host, device ? static_cast<unsigned long>(MS_REC) : 0});
+    // Recursive: in a user namespace the kernel refuses a bind that would leave out mounts below
+    // the source (/sys/fs/cgroup under /sys; a container's /etc/hosts). Devices keep what they are.
+    steps.push_back({MountStep::Kind::Bind, stage_ + at, host, MS_REC});
     if (device)
       return true;
     const unsigned long keep = lockedFlags(host) | MS_NOSUID | MS_NODEV;
-    steps.push_back({MountStep::Kind::ReadOnly, stage_ + at, "",
-                     writable ? keep & ~static_cast<unsigned long>(MS_RDONLY) : keep | MS_RDONLY});
+    MountStep restrict{MountStep::Kind::ReadOnly, stage_ + at, "",
+                       writable ? keep & ~static_cast<unsigned long>(MS_RDONLY) : keep | MS_RDONLY};
+    restrict.attrSet = kAttrNosuid | kAttrNodev | (writable ? 0 : kAttrRdonly);
+    steps.push_back(restrict);
     return true;
   }
   /// A host path as the child should see it: at the path as given (through symlinks) and, where
@@ -141,6 +144,44 @@ private:
   std::set<std::string> made_;
 };
 
+} // namespace
+
+std::vector<MountStep> viewSteps(const std::string &stage, const std::vector<std::string> &readOnly,
+                                 const std::vector<std::string> &writable, const std::vector<std::string> &devices) {
+  ViewBuilder b(stage);
+  b.steps.push_back({MountStep::Kind::Tmpfs, stage, "mode=0755,size=16m", MS_NOSUID | MS_NODEV});
+  // Private /tmp and /dev/shm first: view paths under /tmp get their mount points there.
+  b.tmpfs("/tmp", "mode=1777,size=512m", MS_NOSUID | MS_NODEV);
+  b.tmpfs("/dev", "mode=0755,size=64k", MS_NOSUID);
+  b.tmpfs("/dev/shm", "mode=1777,size=512m", MS_NOSUID | MS_NODEV);
+  b.symlink("/dev/fd", "/proc/self/fd");
+  b.symlink("/dev/stdin", "/proc/self/fd/0");
+  b.symlink("/dev/stdout", "/proc/self/fd/1");
+  b.symlink("/dev/stderr", "/proc/self/fd/2");
+  for (const std::string &dev : devices)
+    b.bind(dev, dev, true, true);
+  b.proc("/proc");
+  b.bind("/sys", "/sys", false);
+  for (const char *sys : kSystemPaths) {
+    struct stat st {};
+    if (::lstat(sys, &st) != 0)
+      continue;
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      b.symlink(sys, fs::read_symlink(sys, ec).string());
+    } else if (S_ISDIR(st.st_mode)) {
+      b.bind(sys, sys, false);
+    }
+  }
+  for (const std::string &p : readOnly)
+    b.view(p, false);
+  for (const std::string &p : writable)
+    b.view(p, true);
+  return std::move(b.steps);
+}
+
+namespace {
+
 struct Detected {
   Mode mode = Mode::SeccompOnly;
   std::string whyNoNamespaces;
@@ -149,33 +190,46 @@ struct Detected {
 };
 
 /// Tries, in a throwaway child, what a sandboxed child will need: the namespaces (with a user
-/// namespace when not root), a private mount tree, a tmpfs and a fresh /proc.
+/// namespace when not root) and the view's skeleton (the system directories, /sys, the devices,
+/// private /tmp and /dev/shm, a fresh /proc, pivot_root), as a run would build it.
 std::string namespacesRefused() {
   const bool root = ::geteuid() == 0;
   std::string stage = (fs::temp_directory_path() / "kbaudit-nscheck-XXXXXX").string();
   if (!::mkdtemp(stage.data()))
     return "cannot create a directory to test mounts in: " + errnoText(errno);
-  const std::string procDir = stage + "/proc";
   ContainmentPlan plan;
   plan.userNamespace = !root;
   plan.uidMap = std::to_string(::geteuid()) + " " + std::to_string(::geteuid()) + " 1\n";
   plan.gidMap = std::to_string(::getegid()) + " " + std::to_string(::getegid()) + " 1\n";
+  plan.stage = stage;
+  plan.oldRoot = stage + "/.old-root";
+  std::vector<std::string> devices(std::begin(kDevices), std::end(kDevices));
+  plan.steps = viewSteps(stage, {}, {}, devices);
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) {
+    ::rmdir(stage.c_str());
+    return "pipe: " + errnoText(errno);
+  }
   const int flags = kNamespaceFlags | (root ? 0 : CLONE_NEWUSER);
   const pid_t pid = static_cast<pid_t>(::syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
   if (pid == 0) {
     const char *step = "";
-    if (plan.userNamespace && mapUser(plan, &step) != 0)
-      ::_exit(10);
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-      ::_exit(11);
-    if (::mount("tmpfs", stage.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=64k") != 0)
-      ::_exit(12);
-    if (::mkdir(procDir.c_str(), 0755) != 0 ||
-        ::mount("proc", procDir.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
-      ::_exit(13);
+    if ((plan.userNamespace && mapUser(plan, &step) != 0) || enterView(plan, &step) != 0) {
+      const char *why = std::strerror(errno);
+      (void)!::write(report[1], step, std::strlen(step));
+      (void)!::write(report[1], ": ", 2);
+      (void)!::write(report[1], why, std::strlen(why));
+      ::_exit(1);
+    }
     ::_exit(0);
   }
   const int cloneErrno = errno;
+  ::close(report[1]);
+  std::string failed;
+  char buf[256];
+  for (ssize_t n; pid > 0 && (n = ::read(report[0], buf, sizeof buf)) > 0;)
+    failed.append(buf, static_cast<std::size_t>(n));
+  ::close(report[0]);
   int status = 0;
   const bool reaped = pid > 0 && ::waitpid(pid, &status, 0) == pid;
   ::rmdir(stage.c_str());
@@ -184,20 +238,9 @@ std::string namespacesRefused() {
            "CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS) failed: " + errnoText(cloneErrno);
   if (!reaped || !WIFEXITED(status))
     return "the namespace test child did not exit normally";
-  switch (WEXITSTATUS(status)) {
-  case 0:
-    return "";
-  case 10:
-    return "the user namespace's id maps could not be written";
-  case 11:
-    return "the new mount namespace could not be made private";
-  case 12:
-    return "a tmpfs could not be mounted in the new mount namespace";
-  case 13:
-    return "a fresh /proc could not be mounted in the new PID namespace";
-  default:
-    return "the namespace test child exited with code " + std::to_string(WEXITSTATUS(status));
-  }
+  if (WEXITSTATUS(status) != 0)
+    return "building the filesystem view failed (" + (failed.empty() ? std::string("no reason given") : failed) + ")";
+  return "";
 }
 
 const Detected &detected() {
@@ -273,36 +316,7 @@ ContainmentPlan planContainment(const SandboxRequest &req) {
     plan.uidMap = std::to_string(::geteuid()) + " " + std::to_string(::geteuid()) + " 1\n";
     plan.gidMap = std::to_string(::getegid()) + " " + std::to_string(::getegid()) + " 1\n";
     plan.oldRoot = plan.stage + "/.old-root";
-    ViewBuilder b(plan.stage);
-    b.steps.push_back({MountStep::Kind::Tmpfs, plan.stage, "mode=0755,size=16m", MS_NOSUID | MS_NODEV});
-    // Private /tmp and /dev/shm first: view paths under /tmp get their mount points there.
-    b.tmpfs("/tmp", "mode=1777,size=512m", MS_NOSUID | MS_NODEV);
-    b.tmpfs("/dev", "mode=0755,size=64k", MS_NOSUID);
-    b.tmpfs("/dev/shm", "mode=1777,size=512m", MS_NOSUID | MS_NODEV);
-    b.symlink("/dev/fd", "/proc/self/fd");
-    b.symlink("/dev/stdin", "/proc/self/fd/0");
-    b.symlink("/dev/stdout", "/proc/self/fd/1");
-    b.symlink("/dev/stderr", "/proc/self/fd/2");
-    for (const std::string &dev : devices)
-      b.bind(dev, dev, true, true);
-    b.proc("/proc");
-    b.bind("/sys", "/sys", false);
-    for (const char *sys : kSystemPaths) {
-      struct stat st {};
-      if (::lstat(sys, &st) != 0)
-        continue;
-      if (S_ISLNK(st.st_mode)) {
-        std::error_code ec;
-        b.symlink(sys, fs::read_symlink(sys, ec).string());
-      } else if (S_ISDIR(st.st_mode)) {
-        b.bind(sys, sys, false);
-      }
-    }
-    for (const std::string &p : readOnly)
-      b.view(p, false);
-    for (const std::string &p : writable)
-      b.view(p, true);
-    plan.steps = std::move(b.steps);
+    plan.steps = viewSteps(plan.stage, readOnly, writable, devices);
     plan.seccomp = seccompProgram(true);
     plan.notes.push_back(std::string("own mount, PID, IPC, network and UTS namespaces") +
                          (root ? "" : " (in a user namespace, as kbaudit's own user)"));
@@ -328,8 +342,10 @@ ContainmentPlan planContainment(const SandboxRequest &req) {
       plan.notes.push_back("Landlock not applied: " + why);
       plan.mode = Mode::SeccompOnly;
     } else {
-      plan.notes.push_back("Landlock ABI " + std::to_string(d.landlock) + ": reads limited to the system directories, " +
-                           joined(readOnly) + " and " + joined(writable) + "; writes to " + joined(writable) +
+      std::vector<std::string> readable = readOnly;
+      readable.insert(readable.end(), writable.begin(), writable.end());
+      plan.notes.push_back("Landlock ABI " + std::to_string(d.landlock) + ": reads limited to the system directories, "
+                           "/proc, /sys and " + joined(readable) + "; writes to " + joined(writable) +
                            " and the usual devices; no /tmp or /dev/shm" +
                            (d.landlock >= 4 ? "; TCP bind and connect refused" : "") +
                            (d.landlock >= 6 ? "; abstract unix sockets and signals scoped to the sandbox"
@@ -376,6 +392,11 @@ void releasePlan(ContainmentPlan &plan) {
 }
 
 int mapUser(const ContainmentPlan &plan, const char **step) {
+  // A process whose ids changed without an exec is not dumpable, which makes /proc/self root's:
+  // the maps below could not be written. (exec resets this for the command anyway.)
+  *step = "prctl(PR_SET_DUMPABLE)";
+  if (::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+    return -1;
   *step = "setgroups";
   if (writeFileRaw("/proc/self/setgroups", "deny") != 0 && errno != ENOENT)
     return -1;

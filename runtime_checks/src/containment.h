@@ -25,7 +25,17 @@ struct MountStep {
   std::string path;
   std::string source;      ///< Bind: the host path; Symlink: the link's target; Tmpfs: mount options
   unsigned long flags = 0; ///< Bind/ReadOnly/Tmpfs: mount flags (a read-only remount keeps the source's locked ones)
+  /// ReadOnly: the MOUNT_ATTR_* flags mount_setattr(2) sets on the bind and every mount below it;
+  /// where the kernel lacks it (before 5.12), the remount with `flags` covers the top one only.
+  unsigned long long attrSet = 0;
 };
+
+inline constexpr unsigned long long kAttrRdonly = 0x1, kAttrNosuid = 0x2, kAttrNodev = 0x4;
+
+/// The steps of a namespace view under `stage`: a tmpfs root, private /tmp, /dev and /dev/shm,
+/// the devices, a fresh /proc, /sys and the system directories read-only, then the view's paths.
+std::vector<MountStep> viewSteps(const std::string &stage, const std::vector<std::string> &readOnly,
+                                 const std::vector<std::string> &writable, const std::vector<std::string> &devices);
 
 struct ContainmentPlan {
   Mode mode = Mode::SeccompOnly;

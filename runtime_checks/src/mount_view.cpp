@@ -17,6 +17,14 @@ namespace kbaudit::runtime::detail {
 
 namespace {
 
+// mount_setattr(2) (Linux 5.12), the same number on x86-64 and aarch64; defined here because the
+// build machine's headers may predate it.
+constexpr long kMountSetattr = 442;
+constexpr unsigned kAtRecursive = 0x8000;
+struct MountAttr {
+  unsigned long long attrSet, attrClr, propagation, usernsFd;
+};
+
 int runStep(const MountStep &s) {
   switch (s.kind) {
   case MountStep::Kind::Dir:
@@ -34,8 +42,13 @@ int runStep(const MountStep &s) {
     return ::mount("tmpfs", s.path.c_str(), "tmpfs", s.flags, s.source.c_str());
   case MountStep::Kind::Bind:
     return ::mount(s.source.c_str(), s.path.c_str(), nullptr, MS_BIND | s.flags, nullptr);
-  case MountStep::Kind::ReadOnly:
+  case MountStep::Kind::ReadOnly: {
+    // The bind and every mount below it; a remount reaches the top one only.
+    MountAttr attr{s.attrSet, 0, 0, 0};
+    if (s.attrSet && ::syscall(kMountSetattr, AT_FDCWD, s.path.c_str(), kAtRecursive, &attr, sizeof attr) == 0)
+      return 0;
     return ::mount(nullptr, s.path.c_str(), nullptr, MS_REMOUNT | MS_BIND | s.flags, nullptr);
+  }
   case MountStep::Kind::Proc:
     return ::mount("proc", s.path.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
   }

@@ -162,9 +162,7 @@ void closeFrom(int from, int keep1, int keep2) {
   }
 }
 
-} // namespace
-
-SandboxResult runSandboxed(const SandboxRequest &req) {
+SandboxResult runOnce(const SandboxRequest &req) {
   SandboxResult result;
   if (req.argv.empty()) {
     result.startError = "empty command";
@@ -457,6 +455,24 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
     result.isolation.push_back("unprivileged uid " + std::to_string(req.uid));
   else if (::geteuid() == 0)
     result.isolation.push_back("runs as root (no uid given): RLIMIT_NPROC does not bind");
+  return result;
+}
+
+} // namespace
+
+SandboxResult runSandboxed(const SandboxRequest &req) {
+  SandboxResult result = runOnce(req);
+  // A view this run's paths cannot be built into (a mount the kernel refuses to bind) is no
+  // reason to run uncontained or not at all: the next mode down, saying why.
+  if (!result.started && result.containment == "namespaces" &&
+      (result.startError.rfind("filesystem view", 0) == 0 || result.startError.rfind("user namespace", 0) == 0)) {
+    SandboxRequest weaker = req;
+    weaker.containment = Containment::Landlock;
+    SandboxResult retry = runOnce(weaker);
+    retry.isolation.insert(retry.isolation.begin(),
+                           "namespaces failed for this run (" + result.startError + "): the next containment down");
+    return retry;
+  }
   return result;
 }
 

@@ -14,7 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <grp.h>
 #include <random>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace kbaudit::runtime;
@@ -226,4 +228,53 @@ TEST(SandboxContainment, TheWeakestModeStillRunsAndSaysWhatItDoesNotContain) {
   for (const std::string &n : result.isolation)
     said |= n.find("no filesystem containment") != std::string::npos;
   EXPECT_TRUE(said) << notes(result);
+}
+
+TEST(SandboxContainment, WithoutRootTheViewIsBuiltInAUserNamespace) {
+  // The suite runs as root here (and in CI); kbaudit run by an ordinary user takes the user
+  // namespace path, which the kernel treats differently (locked mounts, no capabilities after
+  // exec). A forked copy of this test drops to `nobody` and runs the sandbox from there.
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "not root: every other sandbox test already runs without root";
+  TempDir dir;
+  ASSERT_EQ(::chown(dir.path().c_str(), 65534, 65534), 0);
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(out[0]);
+    if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0)
+      ::_exit(2);
+    SandboxRequest r;
+    r.argv = {"/bin/sh", "-c", "id -u; echo x > /tmp/inside && cat /tmp/inside; touch /usr/kbaudit-nobody 2>&1 || true"};
+    r.workdir = dir.path();
+    r.env = {{"PATH", "/usr/bin:/bin"}};
+    const SandboxResult result = runSandboxed(r);
+    const std::string text = result.containment + "\n" + notes(result) + "\n" + result.startError;
+    (void)!::write(out[1], text.data(), text.size());
+    ::_exit(result.started ? 0 : 1);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the sandbox did not start as nobody:\n" << text;
+  if (text.rfind("namespaces\n", 0) != 0) {
+    // Degrading is right only where the kernel refuses what the view needs: util-linux's
+    // unshare, as the same user, says whether it does.
+    if (kbaudit::test::runCommand("setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urmpf --mount-proc true "
+                                  ">/dev/null 2>&1") != 0)
+      GTEST_SKIP() << "unprivileged user namespaces with a mount and PID namespace are refused here; it degraded "
+                      "to:\n" << text;
+    FAIL() << "`unshare -Urmpf --mount-proc` works for nobody here, but the sandbox could not build its view in a "
+              "user namespace:\n" << text;
+  }
+  EXPECT_NE(text.find("in a user namespace"), std::string::npos) << text;
+  EXPECT_NE(text.find("stdout: 65534\nx\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Read-only file system"), std::string::npos) << text;
+  EXPECT_FALSE(fs::exists("/usr/kbaudit-nobody"));
 }
