@@ -36,7 +36,8 @@ llvm::json::Value runtimeJson(const std::optional<runtime::RuntimeReport> &repor
                                         {"status", str(p.status)},
                                         {"rule", str(p.rule)},
                                         {"reason", str(p.reason)},
-                                        {"numbers", std::move(numbers)}});
+                                        {"numbers", std::move(numbers)},
+                                        {"verified", p.verified}});
   }
   llvm::json::Array events;
   for (const runtime::RuntimeEvent &e : r.events) {

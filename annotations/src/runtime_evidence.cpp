@@ -12,9 +12,11 @@ namespace kbaudit::annotations {
 
 namespace {
 
-// Probes whose passing result answers their rule's question directly. Others (adversarial,
-// timing) only ever add evidence.
-const std::set<std::string> kClearing = {"differential", "memoization", "aliasing", "caller_context", "call_count"};
+// Probes whose passing result answers their rule's question directly, when the judge verified
+// it outside the solution's process (ProbeOutcome::verified: the worker's own answer is the
+// solution's to forge). Others (adversarial, timing; aliasing, whose storage sharing no
+// witnessed output can show) only ever add evidence.
+const std::set<std::string> kClearing = {"differential", "memoization", "caller_context", "call_count"};
 
 // Probes that judge the solution's numbers against the reference's. Under Triton's interpreter
 // those numbers are the interpreter's emulation of the kernel (kbaudit_probe/interpreter_numerics.py
@@ -72,6 +74,7 @@ constexpr EventRule kEventRules[] = {
     {"introspection", "RUB010"},    {"harness-state", "RUB010"},   // its caller's frames / the probe's state
     {"raw-memory", "RUB011"},                                      // ctypes into objects, /proc/self/mem
     {"result-channel", "RUB012"},                                  // descriptors 0-2, the answer pipe
+    {"tampering", "RUB012"},                                       // a forged, malformed or self-contradicting answer
     {"process-control", "RUB013"},                                 // signals, the deadline, tracing
     {"host-concurrency", "TIME003"},                               // threads / processes left running
 };
@@ -163,11 +166,12 @@ void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &rep
       }
       if (same.empty())
         addFinding(results, p.rule, where + ": " + p.reason, numbersText(p), rules::Confidence::High);
-    } else if (p.status == "passed" && kClearing.count(p.name)) {
+    } else if (p.status == "passed" && p.verified && kClearing.count(p.name)) {
       for (rules::Finding *f : same)
         if (f->confidence != rules::Confidence::Low && f->lines.valid()) {
           f->confidence = rules::Confidence::Low;
-          f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("not reproduced by ") + where;
+          f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("not reproduced by ") + where +
+                         " (judged outside the solution's process)";
         }
     }
   }

@@ -217,6 +217,7 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
       for (const auto &[k, v] : p.numbers)
         nums += (nums.empty() ? "" : ", ") + k + ": " + number(v);
       doc.raw(8, "numbers", "{" + nums + "}");
+      doc.raw(8, "verified", p.verified ? "true" : "false");
     }
   }
   if (r.events.empty()) {

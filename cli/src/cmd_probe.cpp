@@ -54,8 +54,11 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   bool found = r.outcome == "aborted";
   for (const runtime::ProbeOutcome &p : r.probes) {
     found |= p.status == "finding";
-    out << std::left << std::setw(22) << t(p.name) << std::setw(9) << t(p.status) << std::setw(9)
-        << (p.rule.empty() ? "-" : t(p.rule)) << t(p.reason) << "\n";
+    // Who says so: the judge (verified outside the solution's process), or only the worker the
+    // solution shares, whose answer is a claim.
+    out << std::left << std::setw(22) << t(p.name) << std::setw(9) << t(p.status) << std::setw(7)
+        << (p.verified ? "judge" : "worker") << std::setw(9) << (p.rule.empty() ? "-" : t(p.rule)) << t(p.reason)
+        << "\n";
   }
   for (const runtime::RuntimeEvent &e : r.events) {
     // A low-confidence event is listed for review, as its finding would be; it does not flag.

@@ -91,7 +91,8 @@ private:
       confidence = Confidence::Low;
       note = note.empty() ? std::move(why) : note + "; " + why;
     };
-    if (t.kind == PatchKind::Comparison || t.kind == PatchKind::Timing || t.kind == PatchKind::Inputs)
+    if (t.kind == PatchKind::Comparison || t.kind == PatchKind::Timing || t.kind == PatchKind::Inputs ||
+        t.kind == PatchKind::Reporting)
       confidence = Confidence::High;
     if (unknownName) {
       confidence = Confidence::Low;

@@ -13,8 +13,22 @@ using semantic::pytext::startsWith;
 
 namespace {
 
-constexpr std::array<std::string_view, 11> kSharedRoots = {"torch", "triton", "time",  "timeit", "builtins", "gc",
-                                                           "numpy", "random", "math", "cupy",   "sys"};
+// The libraries the grader, the reference and the solution share in one interpreter: torch and
+// friends, and the standard library, whose modules are as process-wide as torch's (the grader
+// serialises its verdict with json, writes it with os or io, spawns, logs and times with them).
+constexpr std::array<std::string_view, 48> kSharedRoots = {
+    "torch",     "triton",     "time",      "timeit",   "builtins",        "gc",        "numpy",    "random",
+    "math",      "cupy",       "sys",       "json",     "pickle",          "marshal",   "csv",      "struct",
+    "io",        "os",         "shutil",    "tempfile", "pathlib",         "subprocess", "signal",  "atexit",
+    "inspect",   "traceback",  "logging",   "warnings", "copy",            "re",        "operator", "functools",
+    "itertools", "collections", "contextlib", "threading", "multiprocessing", "concurrent", "importlib", "socket",
+    "select",    "datetime",   "statistics", "hashlib", "base64",          "zlib",      "codecs",   "unittest"};
+
+// Standard-library functions through which the grader reports: how results are serialised, written
+// or printed, and how the process ends.
+constexpr std::array<std::string_view, 12> kReportingRoots = {"json",    "pickle",  "marshal", "csv",
+                                                            "struct",  "io",      "os",      "logging",
+                                                            "traceback", "atexit", "subprocess", "unittest"};
 
 /// How strongly a replaced attribute touches grading: comparisons, clocks and input
 /// generators most, then a library op, then weight initialisation.
@@ -23,6 +37,7 @@ int severity(PatchKind k) {
   case PatchKind::Comparison:
   case PatchKind::Timing:
   case PatchKind::Inputs:
+  case PatchKind::Reporting:
     return 3;
   case PatchKind::Compute:
     return 2;
@@ -44,7 +59,7 @@ bool anyPrefix(std::string_view r, std::initializer_list<std::string_view> prefi
 }
 
 bool isConfigKnob(std::string_view r) {
-  if (anyPrefix(r, {"torch.backends", "torch.cuda.matmul", "torch.ops"}))
+  if (anyPrefix(r, {"torch.backends", "torch.cuda.matmul", "torch.ops", "os.environ"}))
     return true;
   for (std::string_view seg : {".config.", "._config."})
     if (r.find(seg) != std::string_view::npos)
@@ -64,6 +79,9 @@ PatchTarget classifyPatch(std::string_view r) {
     return {PatchKind::Comparison, "the correctness comparison"};
   if (anyPrefix(r, {"gc", "builtins"}))
     return {PatchKind::Timing, "the interpreter's built-ins or garbage collector"};
+  if (anyPrefix(r, {"sys.exit", "sys.settrace", "sys.setprofile"}) ||
+      std::find(kReportingRoots.begin(), kReportingRoots.end(), r.substr(0, r.find('.'))) != kReportingRoots.end())
+    return {PatchKind::Reporting, "how the grader serialises, writes or reports its results, or ends its process"};
   if (anyPrefix(r, {"time", "timeit", "torch.cuda.synchronize", "torch.cuda.Event",
                     "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
                     "torch.cuda.empty_cache", "torch.cuda.graph", "torch.cuda.CUDAGraph", "torch.utils.benchmark",

@@ -1,8 +1,9 @@
 #pragma once
 
 // What a replaced library attribute does for the grader (RUB003): the libraries the grader
-// shares with the solution, the configuration knobs other rules own, and the class of a
-// patched name (comparison, clock, input generator, library op, initialiser), including a
+// shares with the solution (torch and the standard library), the configuration knobs other rules
+// own, and the class of a patched name (comparison, clock, input generator, reporting and
+// serialisation, library op, initialiser), including a
 // computed name settled from the values it can take.
 
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace kbaudit::rules::rub {
 
-enum class PatchKind { Comparison, Timing, Inputs, Compute, Init };
+enum class PatchKind { Comparison, Timing, Inputs, Reporting, Compute, Init };
 
 struct PatchTarget {
   PatchKind kind;

@@ -1,17 +1,19 @@
-"""The probe's entry point: arguments, the audit hook, the answer on the private pipe."""
+"""The probe's entry points: the worker (arguments, the audit hook, the witness, the answer on
+the private pipe) and, with --judge, the judge (judge.py)."""
 import argparse
-import json
 import os
 import sys
 import traceback
+from json import dumps  # bound now: a solution replacing json.dumps later does not write the answer
 
 from .events import Events
 from .harness import Harness, SetupError, arm_deadline, disarm_deadline
+from .witness import Writer
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog="kbaudit_probe")
-    parser.add_argument("--run", required=True)
+    parser.add_argument("--run", default="")  # the worker's; the judge never sees the run
     parser.add_argument("--problem", required=True)
     parser.add_argument("--device", default="auto")
     parser.add_argument("--seeds", default="0,1,2")
@@ -19,11 +21,18 @@ def parse_args(argv=None):
     # Seconds the probes may take before the rest are skipped (0: no limit); kbaudit passes its
     # wall-clock limit less a margin, so the answer is written before the sandbox kills the child.
     parser.add_argument("--budget", type=float, default=0)
+    # Where the solution's outputs go for the judge (the worker), or come from (the judge).
+    parser.add_argument("--witness-fd", type=int, default=-1)
+    parser.add_argument("--judge", action="store_true")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.judge:
+        from .judge import main as judge_main
+
+        return judge_main(args)
     nonce = sys.stdin.readline().strip()
     answer = os.fdopen(os.dup(args.answer_fd), "w")
     os.close(args.answer_fd)
@@ -65,6 +74,8 @@ def main(argv=None):
             except Exception:
                 pass
         probe = Harness(args, events, mapping)
+        if args.witness_fd >= 0:
+            probe.witness = Writer(args.witness_fd)
         report["seeds"] = probe.seeds
         probe.deadline_armed = arm_deadline(probe.time_left() if args.budget > 0 else 0)
         try:
@@ -75,7 +86,9 @@ def main(argv=None):
             report["setup_stage"] = e.stage
             report["setup_trace"] = traceback.format_exc()[-2000:]
         else:
+            probe.witness.setup(probe.shape, probe.protocol.name, getattr(probe, "missing_keys", None) or ())
             probe.run()
+            probe.witness.end()
             nothing = probe.nothing_ran()
             if nothing:
                 # Every probe skipped (the budget went on building and first calls): the run
@@ -91,6 +104,6 @@ def main(argv=None):
         report["setup_error"] = "torch is not importable: %s" % e
         report["setup_stage"] = "torch"
     events.watching = False
-    text = json.dumps(report, default=str)
+    text = dumps(report, default=str)
     answer.write("KBAUDIT-ANSWER %s %d\n%s" % (nonce, len(text), text))
     answer.flush()

@@ -317,6 +317,12 @@ class Events:
         paths = [a for a in args[:2] if isinstance(a, (str, bytes, os.PathLike))]
         if not paths or not all(self.own(os.path.realpath(os.fsdecode(a))) for a in paths):
             self.add("delete", "%s %r" % (self.current, args[:2]))
+        # Removing or renaming a grader's file is touching it, whether or not the sandbox's
+        # read-only copy lets it succeed.
+        for path in paths:
+            full = os.path.realpath(os.fsdecode(path))
+            if os.path.basename(full) in GRADER_FILES and not full.startswith(self.installation):
+                self.add("grader-file", "delete " + os.fsdecode(path))
 
     def on_spawn(self, args, origin):
         if self.solution_frame(origin) is not None:

@@ -12,6 +12,7 @@ from . import protocol, sizing
 from .cpu_mapping import NeedsCuda
 from .numerics import clone_inputs, floor_of, map_inputs, relative_error
 from .state_watch import StateWatch
+from .witness import NoWriter
 
 # Every input the solution is called with is kept alive (up to this many bytes), so no address it
 # saw comes back to it with other contents: an output cache keyed on pointers then shows up in
@@ -101,6 +102,10 @@ class Harness:
         # deadline is armed (its handler and timer are the probe's, put back when changed).
         self.watch = StateWatch(events, self)
         self.deadline_armed = False
+        # The solution's outputs for the judge (witness.py); set by cli.main when kbaudit passed
+        # a descriptor for them.
+        self.witness = NoWriter()
+        self.shape = {}
 
     @property
     def interpreted(self):
@@ -133,19 +138,9 @@ class Harness:
         plan that works. Raises SetupError naming whose code failed: a reference that cannot run
         on this device makes the probe unavailable, a solution that cannot be imported or built
         aborts it."""
-        torch = self.torch
         stage = "reference"
         try:
-            if protocol.gpumode_problem(self.args.problem):
-                # GPU MODE's reference imports task.py and utils.py from beside it (so does the
-                # solution: `from task import input_t`); after the run's own directory.
-                sys.path.append(self.args.problem)
-            self.ref_mod = load_module(os.path.join(self.args.problem, "reference.py"), "reference")
-            self.protocol = protocol.detect(self.ref_mod, self.args.problem, load_module, self.interpreted)
-            self.ref_cls = self.protocol.reference_class()
-            self.entry = self.protocol.entry(self.ref_cls)
-            if self.protocol.note():
-                self.notes.append(self.protocol.note())
+            self.load_reference()
             # The baseline for the global-state probe: after the reference, before the solution.
             self.state_before_import = self.global_state()
             stage = "solution"
@@ -163,22 +158,14 @@ class Harness:
             self.sol_cls = self.protocol.solution_class(self.sol_mod)
         except BaseException as e:  # SystemExit from the solution's import is its failure too
             raise SetupError(self.classify(stage, e), e) from e
-        if self.interpreted and self.protocol.name == "kernelbench":
-            watching, self.events.watching = self.events.watching, False
-            try:
-                plan, why = sizing.interpreter_plan(self.args.problem, self.ref_mod, load_module)
-            finally:
-                self.events.watching = watching
-            if why:
-                self.notes.append("shapes: " + why)
-        else:
-            plan = [("default", {})]
+        plan = self.shape_plan()
         failure = None
         for label, shape in plan:
             try:
                 self.apply_shape(shape)
                 self.build_and_smoke()
                 self.shape_label = sizing.label_of(shape)
+                self.shape = dict(shape)
                 if shape:
                     self.notes.append("ran at shape %s (%s) to fit the %s" % (
                         self.shape_label, label, "Triton interpreter" if self.triton_interpreted else "CPU"))
@@ -193,20 +180,47 @@ class Harness:
                 raise
         raise failure
 
+    def load_reference(self):
+        """The reference module, its calling convention, its model class and entry point."""
+        if protocol.gpumode_problem(self.args.problem):
+            # GPU MODE's reference imports task.py and utils.py from beside it (so does the
+            # solution: `from task import input_t`); after the run's own directory.
+            sys.path.append(self.args.problem)
+        self.ref_mod = load_module(os.path.join(self.args.problem, "reference.py"), "reference")
+        self.protocol = protocol.detect(self.ref_mod, self.args.problem, load_module, self.interpreted)
+        self.ref_cls = self.protocol.reference_class()
+        self.entry = self.protocol.entry(self.ref_cls)
+        if self.protocol.note():
+            self.notes.append(self.protocol.note())
+
+    def shape_plan(self):
+        """The shapes to try, in order, as (label, {constant: value}); {} is the default."""
+        if self.interpreted and self.protocol.name == "kernelbench":
+            watching, self.events.watching = self.events.watching, False
+            try:
+                plan, why = sizing.interpreter_plan(self.args.problem, self.ref_mod, load_module)
+            finally:
+                self.events.watching = watching
+            if why:
+                self.notes.append("shapes: " + why)
+            return plan
+        return [("default", {})]
+
     def apply_shape(self, shape):
         """Sets the reference's (and the solution's same-named) integer constants; {} restores
         the defaults."""
+        sol_mod = getattr(self, "sol_mod", None)  # the judge has none
         for key, value in self.default_constants.items():
             setattr(self.ref_mod, key, value[0])
             if value[1] is not None:
-                setattr(self.sol_mod, key, value[1])
+                setattr(sol_mod, key, value[1])
         for key, value in shape.items():
-            sol_value = getattr(self.sol_mod, key, None)
+            sol_value = getattr(sol_mod, key, None)
             self.default_constants.setdefault(key, (getattr(self.ref_mod, key),
                                                     sol_value if isinstance(sol_value, int) else None))
             setattr(self.ref_mod, key, value)
             if self.default_constants[key][1] is not None:
-                setattr(self.sol_mod, key, value)
+                setattr(sol_mod, key, value)
 
     def init_inputs(self):
         return self.protocol.init_inputs()
@@ -217,9 +231,7 @@ class Harness:
         torch = self.torch
         stage = "reference"
         try:
-            init = self.init_inputs()
-            torch.manual_seed(self.seeds[0])
-            ref = self.ref_cls(*copy.deepcopy(init))
+            ref, init = self.build_reference()
             stage = "solution"
             torch.manual_seed(self.seeds[0])
             init = copy.deepcopy(init)
@@ -233,6 +245,17 @@ class Harness:
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
         return ref, sol
+
+    def build_reference(self):
+        """The reference model and the init inputs it was built from, seeded first (the judge
+        builds the same weights in its own process)."""
+        self.torch.manual_seed(self.seeds[0])
+        init = self.init_inputs()
+        return self.ref_cls(*copy.deepcopy(init)), init
+
+    def reference(self, inputs):
+        """The reference's output (verdicts.py's side of the comparison)."""
+        return self.call(self.ref, inputs)
 
     def fresh_solution(self):
         """A newly built solution model given the current reference's weights, as the harness

@@ -1,7 +1,10 @@
-// POSIX implementation of the sandbox. The child side only calls async-signal-safe
-// functions between fork and exec; everything it needs is prepared before the fork.
+// POSIX implementation of the sandbox: the process, its descriptors, limits and output. The
+// child side only calls async-signal-safe functions between fork and exec; everything it needs
+// is prepared before the fork, its containment included (containment.h).
 
 #include "kbaudit/runtime/sandbox.h"
+
+#include "containment.h"
 
 #include <cerrno>
 #include <cstring>
@@ -102,9 +105,13 @@ int closeRange(unsigned lo, unsigned hi) {
 #endif
 }
 
-/// Closes every descriptor from `from` up, except `keep1` and `keep2` (async-signal-safe).
+/// Closes every descriptor from `from` up, except `keep1` and `keep2` (-1: none; async-signal-safe).
 void closeFrom(int from, int keep1, int keep2) {
   int lo = from;
+  if (keep1 < 0)
+    keep1 = keep2;
+  if (keep2 < 0)
+    keep2 = keep1;
   const int keeps[2] = {std::min(keep1, keep2), std::max(keep1, keep2)};
   for (int k : keeps) {
     if (k < lo)
@@ -122,27 +129,50 @@ void closeFrom(int from, int keep1, int keep2) {
   }
 }
 
-[[noreturn]] void childFail(int errFd, const char *what) {
+[[noreturn]] void childFail(int errFd, const char *what, const char *detail = nullptr) {
   const int e = errno;
   (void)!::write(errFd, what, std::strlen(what));
+  if (detail) {
+    (void)!::write(errFd, " (", 2);
+    (void)!::write(errFd, detail, std::strlen(detail));
+    (void)!::write(errFd, ")", 1);
+  }
   (void)!::write(errFd, ": ", 2);
   const char *msg = std::strerror(e);
   (void)!::write(errFd, msg, std::strlen(msg));
   ::_exit(127);
 }
 
-} // namespace
+/// The first process of the child's PID namespace, after the view is built: it starts the
+/// command in a child of its own, reaps whatever ends up orphaned below it, and hands the
+/// command's wait status to kbaudit on `report` before it exits, which ends every process left
+/// in the namespace. (The command itself is not the first process: that one ignores signals it
+/// has no handler for, so `kill -SEGV $$` or abort() would not work as anywhere else.)
+[[noreturn]] void runInit(pid_t command, int report) {
+  closeFrom(0, report, -1);
+  for (;;) {
+    int status = 0;
+    const pid_t done = ::waitpid(-1, &status, 0);
+    if (done == command) {
+      (void)!::write(report, &status, sizeof status);
+      ::_exit(0);
+    }
+    if (done < 0 && errno != EINTR)
+      ::_exit(0);
+  }
+}
 
-SandboxResult runSandboxed(const SandboxRequest &req) {
+SandboxResult runOnce(const SandboxRequest &req) {
   SandboxResult result;
   if (req.argv.empty()) {
     result.startError = "empty command";
     return result;
   }
-  Pipe in, out, err, answer, status;
-  if (!in.open() || !out.open() || !err.open() || !answer.open() || !status.open()) {
+  // exitInfo: the command's wait status, from the namespace's first process (runInit).
+  Pipe in, out, err, answer, status, exitInfo;
+  if (!in.open() || !out.open() || !err.open() || !answer.open() || !status.open() || !exitInfo.open()) {
     result.startError = std::string("pipe: ") + std::strerror(errno);
-    for (Pipe *p : {&in, &out, &err, &answer, &status})
+    for (Pipe *p : {&in, &out, &err, &answer, &status, &exitInfo})
       p->closeBoth();
     return result;
   }
@@ -165,28 +195,28 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   // gets that many more, or it could not even start torch's threads.
   const rlim_t nproc = dropToUid ? req.limits.processes : req.limits.processes + tasksOf(::getuid());
 
-  // The network namespace is tried in a throwaway child first so the answer can be reported.
-  bool netIsolated = false;
-  std::string netNote;
-  if (req.isolateNetwork) {
-    const pid_t probe = ::fork();
-    if (probe == 0)
-      ::_exit(::unshare(CLONE_NEWNET) == 0 ? 0 : (::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 ? 2 : 1));
-    int st = 0;
-    if (probe > 0 && ::waitpid(probe, &st, 0) == probe && WIFEXITED(st) && WEXITSTATUS(st) != 1) {
-      netIsolated = true;
-      netNote = WEXITSTATUS(st) == 0 ? "own network namespace" : "own user and network namespace";
-    } else {
-      netNote = "network not isolated: this kernel or container does not allow a new network namespace";
-    }
-  }
-  const int netFlags = !netIsolated ? 0 : (netNote == "own network namespace" ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET);
-
+  // Containment, planned here; the child only carries it out.
+  detail::ContainmentPlan plan = detail::planContainment(req);
+  // Descriptors the child gets at fixed numbers: stdin, stdout, stderr, the answer pipe and the
+  // inherited ones (kbaudit's descriptor -> the child's number). Sized here: the child must not
+  // allocate.
+  std::vector<std::pair<int, int>> targets = {{in.read, 0}, {out.write, 1}, {err.write, 2}, {answer.write, req.answerFd}};
+  for (const auto &fd : req.inheritFds)
+    targets.push_back(fd);
+  int top = 2;
+  for (const auto &t : targets)
+    top = std::max(top, t.second);
+  std::vector<int> moved(targets.size(), -1);
   const auto start = Clock::now();
-  const pid_t pid = ::fork();
+  // With namespaces the child is made by clone(2) directly, so that it is the first process
+  // of its PID namespace: when it dies, everything it started dies with it.
+  const pid_t pid = plan.cloneFlags
+                        ? static_cast<pid_t>(::syscall(SYS_clone, plan.cloneFlags | SIGCHLD, nullptr, nullptr, nullptr, nullptr))
+                        : ::fork();
   if (pid < 0) {
+    detail::releasePlan(plan);
     result.startError = std::string("fork: ") + std::strerror(errno);
-    for (Pipe *p : {&in, &out, &err, &answer, &status})
+    for (Pipe *p : {&in, &out, &err, &answer, &status, &exitInfo})
       p->closeBoth();
     return result;
   }
@@ -201,22 +231,45 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
         ::signal(sig, SIG_DFL);
     // Move every descriptor we need above the ones we assign, so no dup2 below overwrites a
     // source it still needs (a pipe end can have any number in a multi-threaded parent).
-    const int floorFd = std::max(req.answerFd, 2) + 1;
+    const int floorFd = top + 1;
     const int st = ::fcntl(status.write, F_DUPFD_CLOEXEC, floorFd);
-    const int fin = ::fcntl(in.read, F_DUPFD_CLOEXEC, floorFd), fout = ::fcntl(out.write, F_DUPFD_CLOEXEC, floorFd);
-    const int ferr = ::fcntl(err.write, F_DUPFD_CLOEXEC, floorFd), fans = ::fcntl(answer.write, F_DUPFD_CLOEXEC, floorFd);
-    if (st < 0 || fin < 0 || fout < 0 || ferr < 0 || fans < 0)
+    if (st < 0)
       childFail(status.write, "fcntl");
-    if (netFlags && ::unshare(netFlags) != 0)
-      childFail(st, "unshare");
-    // stdin, stdout, stderr and the answer descriptor (dup2 clears close-on-exec); the status
-    // pipe stays close-on-exec so a successful exec closes it and the parent reads EOF.
-    if (::dup2(fin, 0) < 0 || ::dup2(fout, 1) < 0 || ::dup2(ferr, 2) < 0 || ::dup2(fans, req.answerFd) < 0)
-      childFail(st, "dup2");
-    for (int fd = 3; fd < floorFd; ++fd)
-      if (fd != req.answerFd)
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if ((moved[i] = ::fcntl(targets[i].first, F_DUPFD_CLOEXEC, floorFd)) < 0)
+        childFail(st, "fcntl");
+    const int ruleset = plan.landlockRuleset >= 0 ? ::fcntl(plan.landlockRuleset, F_DUPFD_CLOEXEC, floorFd) : -1;
+    if (plan.landlockRuleset >= 0 && ruleset < 0)
+      childFail(st, "fcntl");
+    const char *step = "";
+    if (plan.userNamespace && detail::mapUser(plan, &step) != 0)
+      childFail(st, "user namespace", step);
+    if (plan.cloneFlags && detail::enterView(plan, &step) != 0)
+      childFail(st, "filesystem view", step);
+    if (plan.cloneFlags) {
+      const int report = ::fcntl(exitInfo.write, F_DUPFD_CLOEXEC, floorFd);
+      // The raw system call, not glibc's fork(): its at-fork handlers would take locks that
+      // other threads of kbaudit may have held when the child was cloned.
+      const pid_t command =
+          report < 0 ? -1 : static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, nullptr));
+      if (command < 0)
+        childFail(st, "fork in the PID namespace");
+      if (command > 0)
+        runInit(command, report);
+    }
+    // The assigned descriptors (dup2 clears close-on-exec); the status pipe stays close-on-exec
+    // so a successful exec closes it and the parent reads EOF.
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (::dup2(moved[i], targets[i].second) < 0)
+        childFail(st, "dup2");
+    for (int fd = 3; fd < floorFd; ++fd) {
+      bool assigned = false;
+      for (const auto &t : targets)
+        assigned |= t.second == fd;
+      if (!assigned)
         ::close(fd);
-    closeFrom(floorFd, st, st);
+    }
+    closeFrom(floorFd, st, ruleset);
     status.write = st;
     if (::chdir(workdir.c_str()) != 0)
       childFail(status.write, "chdir");
@@ -229,10 +282,15 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
     if (dropToUid) {
       // RLIMIT_NPROC does not bind root; an unprivileged uid of its own makes it bind and
       // keeps the child from writing anywhere it does not own.
-      if (::setgroups(0, nullptr) != 0 || ::setgid(req.uid) != 0 || ::setuid(req.uid) != 0)
+      // Raw system calls: glibc's setuid() asks every thread it knows of to follow, and a child
+      // made by clone(2) directly still lists kbaudit's other threads, so it would wait forever.
+      if (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setresgid, req.uid, req.uid, req.uid) != 0 ||
+          ::syscall(SYS_setresuid, req.uid, req.uid, req.uid) != 0)
         childFail(status.write, "setuid");
     }
     setLimit(RLIMIT_NPROC, nproc);
+    if (detail::lockDown(plan, ruleset, &step) != 0)
+      childFail(status.write, "containment", step);
     ::execve(argv[0], argv.data(), envp.data());
     childFail(status.write, "execve");
   }
@@ -243,7 +301,8 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   ::close(err.write);
   ::close(answer.write);
   ::close(status.write);
-  in.read = out.write = err.write = answer.write = status.write = -1;
+  ::close(exitInfo.write);
+  in.read = out.write = err.write = answer.write = status.write = exitInfo.write = -1;
 
   // Did exec succeed? EOF on the status pipe means yes.
   std::string execError;
@@ -251,6 +310,9 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   for (ssize_t n; (n = ::read(status.read, buf, sizeof buf)) > 0;)
     execError.append(buf, static_cast<std::size_t>(n));
   ::close(status.read);
+  // The child has exec'd (or failed): its view lives in its own mount namespace, and the
+  // staging directory and the ruleset are no longer needed here.
+  detail::releasePlan(plan);
 
   Tail outTail{{}, req.limits.outputCapBytes}, errTail{{}, req.limits.outputCapBytes};
   bool answerTruncated = false;
@@ -332,6 +394,15 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
     }
     ::pthread_sigmask(SIG_SETMASK, &savedMask, nullptr);
   }
+  // Under a PID namespace the child is the namespace's first process, which reports the
+  // command's status and exits right after the command: give it that moment before the kill.
+  if (plan.cloneFlags && !result.timedOut)
+    for (int i = 0; i < 200 && !reaped; ++i) {
+      if (::waitpid(pid, &st, WNOHANG) == pid)
+        reaped = true;
+      else
+        ::usleep(10000);
+    }
   // Whatever happened, nothing of the child's group survives it.
   ::killpg(pid, SIGKILL);
   while (!reaped && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
@@ -351,6 +422,14 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   for (auto &fd : fds)
     if (fd.fd >= 0)
       ::close(fd.fd);
+  // Under a PID namespace the child is its first process; the command's own status came from it.
+  if (plan.cloneFlags) {
+    int commandStatus = 0;
+    ::fcntl(exitInfo.read, F_SETFL, O_NONBLOCK);
+    if (::read(exitInfo.read, &commandStatus, sizeof commandStatus) == static_cast<ssize_t>(sizeof commandStatus))
+      st = commandStatus;
+  }
+  ::close(exitInfo.read);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
   result.started = execError.empty();
   result.startError = execError;
@@ -365,13 +444,35 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   result.outputTruncated = outTail.truncated || errTail.truncated;
   if (answerTruncated)
     result.answer.clear(); // an oversized answer is not an answer
-  result.isolation.push_back("own process group, killed as a group at exit or timeout");
-  if (req.isolateNetwork)
-    result.isolation.push_back(netNote);
+  result.isolation.push_back(plan.cloneFlags ? "own process group, first process of its own PID namespace: killed "
+                                               "with everything it started at exit or timeout"
+                                             : "own process group, killed as a group at exit or timeout");
+  result.isolation.insert(result.isolation.end(), plan.notes.begin(), plan.notes.end());
+  result.containment = plan.mode == detail::Mode::Namespaces ? "namespaces"
+                       : plan.mode == detail::Mode::Landlock ? "landlock"
+                                                            : "seccomp only";
   if (dropToUid)
     result.isolation.push_back("unprivileged uid " + std::to_string(req.uid));
   else if (::geteuid() == 0)
     result.isolation.push_back("runs as root (no uid given): RLIMIT_NPROC does not bind");
+  return result;
+}
+
+} // namespace
+
+SandboxResult runSandboxed(const SandboxRequest &req) {
+  SandboxResult result = runOnce(req);
+  // A view this run's paths cannot be built into (a mount the kernel refuses to bind) is no
+  // reason to run uncontained or not at all: the next mode down, saying why.
+  if (!result.started && result.containment == "namespaces" &&
+      (result.startError.rfind("filesystem view", 0) == 0 || result.startError.rfind("user namespace", 0) == 0)) {
+    SandboxRequest weaker = req;
+    weaker.containment = Containment::Landlock;
+    SandboxResult retry = runOnce(weaker);
+    retry.isolation.insert(retry.isolation.begin(),
+                           "namespaces failed for this run (" + result.startError + "): the next containment down");
+    return retry;
+  }
   return result;
 }
 

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -229,6 +230,8 @@ TEST_P(HonestSolution, PassesEveryProbe) {
     const runtime::ProbeOutcome *p = find(r, name);
     ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
     EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
+    // The passes that can clear a finding were judged outside the solution's process.
+    EXPECT_EQ(p->verified, runtime::witnessedProbe(name)) << name << "\n" << describe(r);
   }
   // Other shapes run where the problem has a shapes.py (tiny_gemm) and say why not elsewhere.
   const runtime::ProbeOutcome *shapes = find(r, "other_shapes");
@@ -334,9 +337,17 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RuntimeProbe, GraderFileAccessIsAnEventAndRub002) {
   REQUIRE_TORCH();
   const runtime::RuntimeReport r = probe(solutionDir("hack_grader_file"), "tiny_gelu");
-  ASSERT_EQ(r.outcome, "ran") << describe(r);
-  EXPECT_TRUE(hasEvent(r, "grader-file", "check.py")) << describe(r);
-  EXPECT_TRUE(hasEvent(r, "grader-changed", "check.py was modified")) << describe(r);
+  // The read and the attempted rewrite are events. The problem's private copy is read-only to the
+  // probe (root's, and read-only in its view), so the rewrite fails and, uncaught, fails the
+  // import; only where the copy is writable (no containment, not root) does it succeed and
+  // kbaudit's own hashes see check.py changed.
+  EXPECT_TRUE(hasEvent(r, "grader-file", "read ")) << describe(r);
+  EXPECT_TRUE(hasEvent(r, "grader-file", "write ")) << describe(r);
+  if (::geteuid() == 0) {
+    EXPECT_EQ(r.outcome, "aborted") << describe(r);
+    EXPECT_NE(r.reason.find("Read-only file system"), std::string::npos) << describe(r);
+    EXPECT_FALSE(hasEvent(r, "grader-changed", "check.py")) << describe(r);
+  }
   rules::RuleResults results;
   annotations::applyRuntime(results, r);
   ASSERT_EQ(results.findings.size(), 1u);
@@ -507,10 +518,19 @@ TEST(RuntimeHostile, WritesOutsideItsDirectoryAreEvents) {
   const std::string mark = "/tmp/kbaudit-hostile-write-" + std::to_string(::getpid()) + ".txt";
   const fs::path solution = copyWith(dir, "hostile_write_outside", "/tmp/kbaudit-hostile-write-outside.txt", mark);
   const runtime::RuntimeReport r = probe(solution, "tiny_softmax");
+  const bool leaked = fs::exists(mark);
   std::error_code ec;
   fs::remove(mark, ec);
   ASSERT_EQ(r.outcome, "ran") << describe(r);
   EXPECT_TRUE(hasEvent(r, "write-outside", mark)) << describe(r);
+  // The write is an event; under namespaces it lands in the private /tmp, under Landlock it is
+  // refused: either way the host's /tmp does not get it.
+  const bool contained = std::any_of(r.isolation.begin(), r.isolation.end(), [](const std::string &i) {
+    return i.rfind("own mount, PID", 0) == 0 || i.rfind("Landlock ABI", 0) == 0;
+  });
+  if (contained) {
+    EXPECT_FALSE(leaked) << "the sandboxed solution wrote " << mark << " on the host\n" << describe(r);
+  }
   EXPECT_TRUE(hasEvent(r, "write-outside", "/etc/kbaudit-hostile")) << describe(r);
   EXPECT_FALSE(fs::exists("/etc/kbaudit-hostile")) << "the sandboxed solution wrote into /etc";
   fs::remove("/etc/kbaudit-hostile", ec);
@@ -527,11 +547,17 @@ TEST(RuntimeHostile, DeletionsAreEventsAndTouchOnlyThePrivateCopy) {
   std::error_code ec;
   fs::remove(victim, ec);
   ASSERT_EQ(r.outcome, "ran") << describe(r);
-  EXPECT_TRUE(hasEvent(r, "grader-changed", "check.py was deleted")) << describe(r);
+  // The attempt on the grader's file is an event whether or not the read-only copy let it
+  // succeed; where the copy was writable to it (no containment, not root) kbaudit's own hashes
+  // also see it gone.
+  EXPECT_TRUE(hasEvent(r, "grader-file", "delete ")) << describe(r);
+  EXPECT_TRUE(hasEvent(r, "delete", "check.py")) << describe(r);
   EXPECT_TRUE(hasEvent(r, "delete", victim)) << describe(r);
   EXPECT_TRUE(fs::exists(problemDir("tiny_softmax") / "check.py")) << "the real problem's check.py was deleted";
   if (::geteuid() == 0) {
     EXPECT_TRUE(victimSurvived) << "as root the probe runs as a uid of its own, which cannot delete root's files";
+    EXPECT_FALSE(hasEvent(r, "grader-changed", "check.py was deleted"))
+        << "the private copy of the problem is root's and read-only to the probe\n" << describe(r);
   }
   rules::RuleResults results;
   annotations::applyRuntime(results, r);

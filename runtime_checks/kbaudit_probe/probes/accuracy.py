@@ -1,38 +1,21 @@
 """Is the answer right: against a float64 oracle, on adversarial inputs, on other shapes."""
 import math
 
-from .. import sizing
+from .. import sizing, verdicts
 from ..harness import load_module
-from ..numerics import ERROR_RATIO_LIMIT, map_inputs, stored_result
+from ..numerics import ERROR_RATIO_LIMIT, clone_inputs, map_inputs, stored_result
 
 
 def differential(h):
-    worst = 0.0
-    detail = {}
-    pairs = []
+    # The solution's outputs go to the witness as they come; the verdict is verdicts.py's, in
+    # this process (the answer) and again in the judge's (what kbaudit trusts).
+    outputs = {}
     for seed in h.seeds:
-        sol_err, ref_err, ref_out = h.errors(h.inputs(seed))
-        pairs.append((h.last_sol_out, ref_out))
-        ratio = sol_err / max(ref_err, h.floor(ref_out))
-        if ratio >= worst:
-            worst = ratio
-            detail = {"solution_error": sol_err, "reference_error": ref_err, "error_ratio": ratio, "seed": seed}
-    if worst > ERROR_RATIO_LIMIT and stored_result(pairs):
-        # Wrong, but not imprecise: no precision rule is the right one to confirm.
-        h.report("differential", "finding", "",
-                 "the solution returns the same output for different inputs (a stored result, not a "
-                 "precision loss): its error is %.3g times the honest reference's" % worst, **detail)
-    elif worst > ERROR_RATIO_LIMIT and getattr(h, "missing_keys", None):
-        # Parameters the solution does not have explain a wrong answer better than precision.
-        h.report("differential", "finding", "",
-                 "the solution's error against a float64 oracle is %.3g times the honest reference's, and it lacks "
-                 "the reference's %s (see the parameters probe)" % (worst, ", ".join(h.missing_keys[:5])), **detail)
-    elif worst > ERROR_RATIO_LIMIT:
-        h.report("differential", "finding", "PREC001",
-                 "the solution's error against a float64 oracle is %.3g times the honest reference's "
-                 "error at its contract precision (limit %g)" % (worst, ERROR_RATIO_LIMIT), **detail)
-    else:
-        h.report("differential", "passed", "PREC001", **detail)
+        outputs[seed] = h.call(h.sol, clone_inputs(h.inputs(seed)))
+        h.witness.output("differential", seed, outputs[seed])
+    h.witness.complete("differential")
+    status, rule, reason, numbers, _ = verdicts.differential(h, outputs, getattr(h, "missing_keys", None) or ())
+    h.report("differential", status, rule, reason, **numbers)
 
 
 def adversarial(h):

@@ -2,7 +2,8 @@
 import os
 import sys
 
-from ..numerics import ERROR_RATIO_LIMIT, REPEAT_RATIO_LIMIT, clone_inputs, relative_error
+from .. import verdicts
+from ..numerics import clone_inputs
 
 # The call-count probe: this many calls first (cycling over up to three input sets), and one more
 # call per set after every other probe has run. Under the Triton interpreter a call can take
@@ -25,7 +26,7 @@ def caller_context(h):
     main = sys.modules.get("__main__")
     saved_file = getattr(main, "__file__", None)
     try:
-        for caller in ("check.py", "benchmark.py", "check.py", "benchmark.py"):
+        for caller in verdicts.CALLERS:
             path = os.path.join(harness, caller)
             sys.argv = [path]
             if main is not None:
@@ -43,21 +44,11 @@ def caller_context(h):
         sys.argv = saved_argv
         if main is not None:
             main.__file__ = saved_file
-    _, ref_err, ref_out = h.errors(inputs)
-    limit = REPEAT_RATIO_LIMIT * max(ref_err, h.floor(ref_out))
-    check, bench, check2, bench2 = outs
-    unstable = max(relative_error(check2, check), relative_error(bench2, bench))
-    diff = min(relative_error(bench, check), relative_error(bench2, check2))
-    if unstable > limit:
-        h.report("caller_context", "skipped",
-                 reason="two calls from the same caller already differ (%.3g): the output is not reproducible, "
-                 "so a caller-dependent difference cannot be told apart" % unstable, difference=diff)
-    elif diff > limit:
-        h.report("caller_context", "finding", "RUB001",
-                 "called from benchmark.py the solution returns different values than from check.py",
-                 difference=diff)
-    else:
-        h.report("caller_context", "passed", "RUB001", difference=diff)
+    for i, out in enumerate(outs):
+        h.witness.output("caller_context", i, out)
+    h.witness.complete("caller_context")
+    status, rule, reason, numbers, _ = verdicts.caller_context(h, outs)
+    h.report("caller_context", status, rule, reason, **numbers)
 
 
 def call_count(h):
@@ -67,51 +58,32 @@ def call_count(h):
     The verdict waits for call_count_late, which calls once more per set after every other
     probe has run (a threshold beyond the first phase)."""
     sets = [h.inputs(s) for s in h.seeds[:3]]
-    h.count_sets = []
     # Every call's copy stays alive for the whole run, and the late phase uses copies made now
     # that the solution has never seen: an output cache keyed on addresses never meets an
     # address it saw with other contents, so only call counting changes the result.
     h.count_keep = []
-    for inputs in sets:
-        ref_out = h.call(h.ref, clone_inputs(inputs))
-        ref_err = relative_error(ref_out, h.oracle(inputs))
-        h.count_sets.append({"inputs": inputs, "ref": ref_out,
-                             "limit": ERROR_RATIO_LIMIT * max(ref_err, h.floor(ref_out)),
-                             "first_ok": None, "worst": 0.0, "at": 0, "late": clone_inputs(inputs)})
+    h.count_late = [clone_inputs(inputs) for inputs in sets]
+    h.count_judge = verdicts.CallCount(h)
     for i in range(CALL_COUNT_CALLS_INTERPRETED if h.interpreted else CALL_COUNT_CALLS):
-        count_call(h, h.count_sets[i % len(sets)])
-
-
-def count_call(h, entry, inputs=None):
-    if inputs is None:
-        inputs = clone_inputs(entry["inputs"])
+        inputs = clone_inputs(sets[i % len(sets)])
         h.count_keep.append(inputs)
+        count_call(h, i % len(sets), inputs)
+
+
+def count_call(h, index, inputs):
     out = h.call(h.sol, inputs)
-    err = relative_error(out, entry["ref"])
-    if entry["first_ok"] is None:
-        entry["first_ok"] = err <= entry["limit"]
-    elif err / entry["limit"] > entry["worst"]:
-        entry["worst"], entry["at"] = err / entry["limit"], h.sol_calls
+    h.witness.output("call_count", [index, h.sol_calls], out)
+    h.count_judge.add(index, h.sol_calls, out)
 
 
 def call_count_late(h):
     if any(r["name"] == "call_count" for r in h.results):
         return  # the first phase broke and said why
-    sets = h.count_sets
-    for entry in sets:
-        count_call(h, entry, entry["late"])
-    if not all(e["first_ok"] for e in sets):
-        h.report("call_count", "skipped", reason="the first call's output is already wrong (the differential "
-                 "probe's finding), so a change after some calls cannot be judged", calls=h.sol_calls)
-        return
-    worst = max(sets, key=lambda e: e["worst"])
-    if worst["worst"] > 1.0:
-        h.report("call_count", "finding", "RUB004",
-                 "call %d returned a wrong result on inputs the first call got right (%.3g times the "
-                 "differential limit)" % (worst["at"], worst["worst"]), at_call=worst["at"],
-                 over_limit=worst["worst"], calls=h.sol_calls)
-    else:
-        h.report("call_count", "passed", "RUB004", calls=h.sol_calls, over_limit=worst["worst"])
+    for index, inputs in enumerate(h.count_late):
+        count_call(h, index, inputs)
+    h.witness.complete("call_count")
+    status, rule, reason, numbers, _ = h.count_judge.verdict()
+    h.report("call_count", status, rule, reason, **numbers)
 
 
 def global_state(h):

@@ -1,41 +1,30 @@
 """Memory: stored results, outputs aliasing inputs, outputs left unwritten."""
-from ..numerics import ERROR_RATIO_LIMIT, clone_inputs, relative_error, tensors_of
+from .. import verdicts
+from ..numerics import clone_inputs, relative_error, tensors_of
 
 
 def memoization(h):
-    torch = h.torch
     inputs = h.inputs(h.seeds[0])
-    floats = [t for t in inputs if isinstance(t, torch.Tensor) and t.is_floating_point()]
-    if not floats:
+    if not verdicts.has_floating_input(h, inputs):
         h.report("memoization", "skipped", reason="no floating-point input to rewrite in place")
         return
     first = h.call(h.sol, inputs)
     first = [t.clone() for t in tensors_of(first)]
-    torch.manual_seed(12345)
-    with torch.no_grad():
-        for t in floats:
-            # Through .data so the tensor keeps its identity, pointer and _version.
-            # (In fp32 and back: fp8 inputs have no random or arithmetic kernels on CPU.)
-            t.data.copy_((torch.randn(t.shape, device=t.device) * (t.float().abs().mean() + 1)).to(t.dtype))
+    h.witness.output("memoization", "first", first)
+    # New values written through .data, so the tensors keep their identity, pointer and _version.
+    _, rewritten = verdicts.memo_inputs(h)
+    with h.torch.no_grad():
+        for t, new in zip(inputs, rewritten):
+            if isinstance(t, h.torch.Tensor) and t.is_floating_point():
+                t.data.copy_(new)
     second = h.call(h.sol, inputs)
-    expected = h.oracle(inputs)
-    err_new = relative_error(second, expected)
-    stale = relative_error(second, first)
+    h.witness.output("memoization", "second", second)
     # The same values in new tensors: an identity-keyed cache computes these afresh.
-    fresh_err, ref_err, ref_out = h.errors(inputs)
-    limit = ERROR_RATIO_LIMIT * max(ref_err, h.floor(ref_out))
-    if err_new > limit and stale <= limit and fresh_err > limit:
-        h.report("memoization", "finding", "",
-                 "after the inputs were rewritten in place the solution returned its previous output, and "
-                 "it is as wrong on a fresh copy of them: a stored result whatever the inputs, not a cache "
-                 "keyed on their identity", error_vs_new_inputs=err_new, distance_to_previous=stale,
-                 fresh_copy_error=fresh_err)
-    elif err_new > limit and stale <= limit:
-        h.report("memoization", "finding", "MEM001",
-                 "after the inputs were rewritten in place (same objects, same pointers) the solution "
-                 "returned its previous output", error_vs_new_inputs=err_new, distance_to_previous=stale)
-    else:
-        h.report("memoization", "passed", "MEM001", error_vs_new_inputs=err_new)
+    fresh = h.call(h.sol, clone_inputs(inputs))
+    h.witness.output("memoization", "fresh", fresh)
+    h.witness.complete("memoization")
+    status, rule, reason, numbers, _ = verdicts.memoization(h, first, second, fresh)
+    h.report("memoization", status, rule, reason, **numbers)
 
 
 def storages(tensors):

@@ -2,11 +2,13 @@
 
 // Runtime probes confirm, clear or add findings: a probe finding under a rule raises that
 // rule's static findings to high confidence (or adds one when the rule was silent); a probe
-// that passed lowers the static findings it tests directly to low (a cache that is
-// invalidated correctly is not a hack). Runtime events are evidence for the rule of their kind
+// that passed, as judged outside the solution's process (ProbeOutcome::verified), lowers the
+// static findings it tests directly to low (a cache that is invalidated correctly is not a
+// hack); a pass only the solution's own process reports clears nothing. Runtime events are evidence for the rule of their kind
 // (eventRule): the solution reading or changing grader files is RUB002, reading the harness's
-// frames or objects RUB010, raw memory RUB011, the result channel RUB012, signals and tracing
-// RUB013, threads and processes left running TIME003.
+// frames or objects RUB010, raw memory RUB011, the result channel RUB012 (so is tampering: a
+// forged, malformed or self-contradicting answer or witness), signals and tracing RUB013,
+// threads and processes left running TIME003.
 
 #include "kbaudit/rules/finding.h"
 #include "kbaudit/runtime/probe.h"

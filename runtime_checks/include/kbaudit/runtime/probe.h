@@ -1,8 +1,12 @@
 #pragma once
 
-// Runtime probes: the solution and its reference run in a sandboxed Python child
-// (the runtime_checks/kbaudit_probe package, compiled into kbaudit) and the child reports, per probe, whether
-// it passed, found something (with the rule it is evidence for), or could not run and why.
+// Runtime probes: the solution and its reference run in a sandboxed Python child, the worker
+// (the runtime_checks/kbaudit_probe package, compiled into kbaudit), which reports, per probe,
+// whether it passed, found something (with the rule it is evidence for), or could not run and
+// why. The worker shares its process with the solution, so its answer is a claim: the outputs it
+// witnessed for the probes that clear findings are judged again by a second sandboxed process
+// that never imports the solution (kbaudit_probe/judge.py), and only that judgement clears
+// anything (docs/security.md).
 
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/runtime/sandbox.h"
@@ -26,6 +30,8 @@ struct ProbeOptions {
   std::filesystem::path python = defaultPython();
   std::vector<int> seeds = {0, 1, 2};
   SandboxLimits limits;
+  /// The strongest this machine allows unless a test asks for a fallback (sandbox.h).
+  Containment containment = Containment::Strongest;
 };
 
 struct ProbeOutcome {
@@ -34,14 +40,22 @@ struct ProbeOutcome {
   std::string rule;   ///< the rule a finding is evidence for ("PREC001"), "" when none
   std::string reason; ///< why it was skipped, what it found, or what broke
   std::map<std::string, double> numbers; ///< error ratios, timings, ...
+  /// Judged outside the solution's process, from the outputs it returned (the judge's verdict);
+  /// false for what only the worker, which the solution shares, reports. Only a verified
+  /// `passed` clears a finding.
+  bool verified = false;
 };
+
+/// The probes whose outputs the worker witnesses for the judge (their passing clears a finding).
+bool witnessedProbe(const std::string &name);
 
 /// A side effect the solution had, recorded by the child's audit hook, by the state checks
 /// around the solution's code (kbaudit_probe/state_watch.py), or by comparing the grader files
 /// before and after.
 struct RuntimeEvent {
   /// grader-file, grader-changed, write-outside, delete, process, network; introspection,
-  /// harness-state, raw-memory, result-channel, process-control, host-concurrency
+  /// harness-state, raw-memory, result-channel, process-control, host-concurrency; tampering
+  /// (kbaudit's side: an answer or witness that is forged, malformed or contradicts itself)
   std::string kind;
   std::string detail;
   /// How sure the probe is that the event is harm: high (the event is the harm itself), medium,
@@ -73,6 +87,31 @@ struct RuntimeReport {
 /// Never throws; failures are described in the report.
 RuntimeReport runProbes(const std::filesystem::path &solution, const problems::ProblemContext &problem,
                         const ProbeOptions &options = {});
+
+/// What the judge said about the witnessed probes (kbaudit_probe/judge.py).
+struct Judgement {
+  bool answered = false;   ///< a well-framed answer with this run's nonce came back
+  std::string failure;     ///< why there is no verdict (the judge could not run, or ran out of time)
+  std::string witnessError; ///< the witness is not what a worker writes (tampering)
+  std::vector<ProbeOutcome> probes; ///< verified verdicts
+  std::vector<std::string> nearLimit; ///< probes whose deciding measure is within 4x of its limit
+  std::map<std::string, std::string> unverified; ///< probe -> why its outputs are not in the witness
+  std::vector<std::string> notes;
+};
+
+/// Parses the judge's framed answer (same framing as the worker's).
+bool parseJudgement(const std::string &framed, const std::string &nonce, Judgement &out, std::string &why);
+
+/// The worker's claims that contradict themselves: a status no probe answers, a probe twice,
+/// a `passed` whose own numbers cross its limit (differential's error ratio over 64). Each is a
+/// reason for a `tampering` event.
+std::vector<std::string> inconsistentClaims(const RuntimeReport &report);
+
+/// Puts the judge's verdicts in place of the worker's claims for the witnessed probes (marked
+/// verified) and adds a `tampering` event (RUB012, high) for every disagreement that is not
+/// near a limit, every claimed result without a witness, and a malformed witness. Without a
+/// judgement the claims stay, unverified, and the notes say why.
+void applyJudgement(RuntimeReport &report, const Judgement &judgement);
 
 /// Parses the child's framed answer; exposed for tests. Returns false (with `why`) for a
 /// missing, forged, repeated or malformed answer. On success it sets `report.outcome`: "ran",
