@@ -1,6 +1,7 @@
 // Whether forward's path, and the reference's model, combine values across elements
 // (kbaudit/semantic/cross_element.h): WRAP008 decides on these answers.
 
+#include "kbaudit/problems/problem_context.h"
 #include "kbaudit/semantic/cross_element.h"
 
 #include "kbaudit/facts.h"
@@ -114,7 +115,7 @@ class Model(nn.Module):
 def get_inputs():
     return [torch.randn(4, 8)]
 )");
-  const std::vector<cross::Site> sites = cross::referenceSites(rms);
+  const std::vector<cross::Site> sites = cross::referenceSites(rms.facts, rms.modelClass);
   EXPECT_TRUE(has(sites, cross::Kind::Statistic, "torch.mean"));
   ASSERT_TRUE(has(sites, cross::Kind::Statistic, "self.bn"));
   for (const cross::Site &s : sites)
@@ -126,7 +127,7 @@ class Model(torch.nn.Module):
     def forward(self, a, b):
         return torch.softmax(a @ b, dim=-1)
 )");
-  const std::vector<cross::Site> g = cross::referenceSites(gemm);
+  const std::vector<cross::Site> g = cross::referenceSites(gemm.facts, gemm.modelClass);
   EXPECT_TRUE(has(g, cross::Kind::Contraction, "@"));
   EXPECT_TRUE(has(g, cross::Kind::Statistic, "softmax"));
 }
@@ -148,7 +149,7 @@ class Model(nn.Module):
     def forward(self, x):
         return self.norm(x).cumsum(-1)
 )");
-  const std::vector<cross::Site> sites = cross::referenceSites(ref);
+  const std::vector<cross::Site> sites = cross::referenceSites(ref.facts, ref.modelClass);
   EXPECT_TRUE(has(sites, cross::Kind::Statistic, "mean"));
   bool scan = false;
   for (const cross::Site &s : sites)

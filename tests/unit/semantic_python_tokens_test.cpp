@@ -90,11 +90,9 @@ TEST(SemanticPyTokens, FunctionTokensOfSolutionAndReference) {
   const py::Function a = functionOn("a", 2, 3), b = functionOn("b", 4, 5);
   const Tokens expected{"return", "torch", ".", "relu", "(", "ID", ")", "return", "ID", "*", "2"};
   EXPECT_EQ(pytokens::functionTokens(f, {&a, &b}), expected);
-  problems::ReferenceSummary ref;
-  ref.source = kFile;
-  ref.facts = f.python;
-  EXPECT_EQ(pytokens::functionTokens(ref, {&a, &b}), expected);
-  EXPECT_EQ(pytokens::functionTokens(ref, {&b}), (Tokens{"return", "ID", "*", "2"}));
+  // The reference's side: its text and its facts.
+  EXPECT_EQ(pytokens::functionTokens(kFile, f.python, {&a, &b}), expected);
+  EXPECT_EQ(pytokens::functionTokens(kFile, f.python, {&b}), (Tokens{"return", "ID", "*", "2"}));
 }
 
 TEST(SemanticPyTokens, FunctionTokensEdgeLines) {
