@@ -223,6 +223,14 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
     throw std::runtime_error("annotation YAML: kbaudit is not a mapping");
   k.version = text(n, "version");
   k.contentSha256 = text(n, "content_sha256");
+  // Absent in annotations of earlier versions: they claimed nothing about completeness.
+  if (const YAML::Node c = n["complete"]; c && c.IsScalar()) {
+    bool b = true;
+    if (!YAML::convert<bool>::decode(c, b))
+      unknownWord("complete", c.Scalar());
+    k.complete = b;
+  }
+  k.incomplete = stringList(n["incomplete"]);
   const YAML::Node problem = n["problem"];
   if (problem && problem.IsMap()) {
     k.problemDir = text(problem, "dir");

@@ -487,12 +487,13 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   if (suite.profile)
     judged = annotations::judgeBySuite(results, *suite.profile, suite.reason,
                                        runScore(run.evaluation, record, ctxProblem));
-  annotations::Annotation a =
-      annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr);
-  a.kbaudit.runtime = std::move(report);
+  std::vector<std::string> gaps;
   if (!options.degraded.empty())
-    annotations::markIncomplete(a, "the full analysis failed (" + options.degraded +
-                                       "); this is a retry without the C++/CUDA front end");
+    gaps.push_back("the full analysis failed (" + options.degraded +
+                   "); this is a retry without the C++/CUDA front end");
+  annotations::Annotation a =
+      annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr, std::move(gaps));
+  a.kbaudit.runtime = std::move(report);
   return a;
 }
 

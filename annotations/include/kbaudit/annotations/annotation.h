@@ -47,6 +47,12 @@ struct RuleSelectionInfo {
 struct KbauditBlock {
   std::string version;
   std::string contentSha256;
+  /// False when kbaudit could not see all of the solution: a parser or evaluator limit was hit,
+  /// a front end gave up or crashed, a source could not be recovered. Such a run is never
+  /// `clean` (see markIncomplete).
+  bool complete = true;
+  /// Why it is incomplete, one sentence each ("Python nested deeper than 256 levels at line 96").
+  std::vector<std::string> incomplete;
   std::string problemDir;       ///< "" when no problem context was used
   std::string problemPrecision; ///< "" when unknown
   std::vector<rules::Finding> findings;
