@@ -1,4 +1,5 @@
 #include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/data_file.h"
 
 #include <cstdlib>
 #include <yaml-cpp/yaml.h>
@@ -248,6 +249,9 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
 }
 
 YAML::Node load(const std::string &yamlText) {
+  // yaml-cpp recurses once per level; a file nested deep enough overflows the stack first.
+  if (std::optional<std::string> why = data::yamlTooDeep(yamlText))
+    throw std::runtime_error("annotation YAML: " + *why);
   try {
     return YAML::Load(yamlText);
   } catch (const YAML::Exception &e) {

@@ -218,9 +218,18 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     out << "\n";
     for (const auto &[verdict, count] : verdicts)
       out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
+    if (!discovery.skipped.empty())
+      out << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
+          << " (named on stderr)\n";
   }
   if (!failures.empty())
     return kExitInternal;
+  // Input that looked like runs or a table and could not be read is never lost in silence.
+  if (!discovery.skipped.empty()) {
+    err << "kbaudit audit: " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? " was" : "s were")
+        << " skipped (above); every run that could be read was audited\n";
+    return kExitUsage;
+  }
   // A sweep reports; it gates only when asked to (--fail-on or fail_on in kbaudit.yaml).
   if (options.failOnExplicit && gatedRuns) {
     err << "kbaudit audit: " << gatedRuns << " run" << (gatedRuns == 1 ? "" : "s") << " matched --fail-on\n";

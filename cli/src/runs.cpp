@@ -13,8 +13,6 @@
 #include "kbaudit/annotations/suite_judgement.h"
 #include "kbaudit/semantic/graded_entry.h"
 
-#include <llvm/Support/JSON.h>
-
 #include <algorithm>
 #include <map>
 #include <fstream>
@@ -38,25 +36,13 @@ struct RunMeta {
 
 RunMeta readMeta(const fs::path &dir) {
   RunMeta meta;
-  std::ifstream in(dir / "meta.json");
-  if (!in)
+  // Bounded and never blocking; whether it could be read is said once, by readRunRecord.
+  std::optional<data::Json> v = readRunJson(dir / "meta.json", nullptr);
+  if (!v)
     return meta;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(ss.str());
-  if (!v) {
-    llvm::consumeError(v.takeError());
-    return meta;
-  }
-  if (const llvm::json::Object *o = v->getAsObject()) {
-    const auto get = [&](const char *k) {
-      auto s = o->getString(k);
-      return s ? s->str() : std::string();
-    };
-    meta.bench = get("bench");
-    meta.gpu = get("gpu");
-    meta.problem = get("problem");
-  }
+  meta.bench = v->string({"bench"}).value_or("");
+  meta.gpu = v->string({"gpu"}).value_or("");
+  meta.problem = v->string({"problem"}).value_or("");
   return meta;
 }
 
@@ -118,9 +104,13 @@ Discovery evaluationRuns(const fs::path &root, EvaluationTables tables) {
 } // namespace
 
 Discovery discoverRuns(const fs::path &root) {
-  if (EvaluationTables tables = readEvaluationTables(root); !tables.tables.empty())
+  EvaluationTables tables = readEvaluationTables(root);
+  if (!tables.tables.empty())
     return evaluationRuns(root, std::move(tables));
+  // No table was read: the folder holds run directories, but what looked like a table and could
+  // not be read (a Parquet file, a JSON Lines file whose every line is broken) is still named.
   Discovery found;
+  found.skipped = std::move(tables.problems);
   std::error_code ec;
   std::vector<RunTarget> &runs = found.runs;
   bool strayTopSolution = false;
@@ -420,6 +410,11 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   std::error_code ec;
   if (const std::string broken = brokenLink(run.dir); !broken.empty())
     return annotations::missingSolution(info, run.dir.filename().string() + " is a " + broken, version());
+  if (run.evaluation && !run.evaluation->unusable.empty())
+    return annotations::unauditable(info, "table-row-unusable",
+                                    "row " + std::to_string(run.evaluation->row) + " of " +
+                                        run.evaluation->table.filename().string() + ": " + run.evaluation->unusable,
+                                    version());
   if (run.evaluation && run.solution.empty())
     return annotations::missingSolution(info, "row " + std::to_string(run.evaluation->row) + " of " +
                                                   run.evaluation->table.filename().string() + " names no solution file",
@@ -493,6 +488,7 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
                    "); this is a retry without the C++/CUDA front end");
   annotations::Annotation a =
       annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr, std::move(gaps));
+  a.kbaudit.diagnostics.insert(a.kbaudit.diagnostics.end(), record.diagnostics.begin(), record.diagnostics.end());
   a.kbaudit.runtime = std::move(report);
   return a;
 }

@@ -215,7 +215,7 @@ TEST(HostileInput, AStraySolutionPyAtTheTopDoesNotHideTheRunsBelow) {
   writeFile(runs / "solution.py", kbaudit::test::kClean);
   writeFile(runs / kRun / "solution.py", kbaudit::test::kWrapper);
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string(), "--quiet"});
-  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.code, 2); // an input was skipped: named, and the exit code says so
   EXPECT_EQ(verdictOf(out / annotationFileName(kRun)), "reward_hack");
   EXPECT_NE(r.err.find("skipped solution.py"), std::string::npos) << r.err;
 }
@@ -227,7 +227,7 @@ TEST(HostileInput, DanglingLinksAndLoopsAreReportedNotDropped) {
   fs::create_symlink(runs / "loop_b", runs / "loop_a");
   fs::create_symlink(runs / "loop_a", runs / "loop_b");
   const auto r = kb({"audit", runs.path().string(), "--out", out.path().string()});
-  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.code, 2) << r.err; // the loop was skipped: named, and the exit code says so
   EXPECT_EQ(verdictOf(out / annotationFileName("20260101_000000_h_m_02_dangling")), "bug");
   EXPECT_NE(r.err.find("loop_a: symbolic link loop"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("audited 2 runs"), std::string::npos) << r.out;

@@ -149,10 +149,14 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
     f.sha256_ = llvm::toHex(hasher.final(), /*LowerCase=*/true);
   }
 
-  if (bytes.find_first_not_of(" \t\r\n\f\v") == std::string::npos) {
-    f.diagnostics_.push_back(error("empty-file", bytes.empty()
-                                                     ? f.name_ + " is empty (0 bytes)"
-                                                     : f.name_ + " holds only whitespace"));
+  // A UTF-8 byte-order mark is no content: Python skips it, so a file of a BOM (and
+  // whitespace) is as empty as one of nothing.
+  const bool bom = bytes.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  if (bytes.find_first_not_of(" \t\r\n\f\v", bom ? 3 : 0) == std::string::npos) {
+    f.diagnostics_.push_back(error("empty-file", bytes.empty() ? f.name_ + " is empty (0 bytes)"
+                                                 : bom         ? f.name_ + " holds only a byte-order mark" +
+                                                                     (bytes.size() > 3 ? " and whitespace" : "")
+                                                               : f.name_ + " holds only whitespace"));
     f.finish();
     return f;
   }
