@@ -133,6 +133,7 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                             {"content_sha256", str(k.contentSha256)},
                             {"complete", k.complete},
                             {"incomplete", std::move(incomplete)},
+                            {"fingerprint", str(k.fingerprint)},
                             {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
                                                              : llvm::json::Value(std::move(problem))},
                             {"selection", std::move(selection)},

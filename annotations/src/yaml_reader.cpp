@@ -232,6 +232,7 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
     k.complete = b;
   }
   k.incomplete = stringList(n["incomplete"]);
+  k.fingerprint = text(n, "fingerprint");
   const YAML::Node problem = n["problem"];
   if (problem && problem.IsMap()) {
     k.problemDir = text(problem, "dir");

@@ -285,6 +285,8 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
   doc.raw(2, "complete", k.complete ? "true" : "false");
   if (!k.incomplete.empty())
     doc.raw(2, "incomplete", flowList(k.incomplete));
+  if (!k.fingerprint.empty())
+    doc.scalar(2, "fingerprint", k.fingerprint, ScalarStyle::Quoted);
   if (k.problemDir.empty() && k.problemPrecision.empty()) {
     doc.raw(2, "problem", "null");
   } else {

@@ -3,6 +3,7 @@
 
 #include "embedded_probe.h"
 #include "kbaudit/runtime/probe.h"
+#include "kbaudit/runtime/lifetime.h"
 
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
@@ -293,12 +294,15 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     return report;
   }
 
-  std::string tmpl = (fs::temp_directory_path() / "kbaudit-probe-XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) {
+  // The owner's pid in the name lets the next start remove a copy this process could not
+  // (lifetime::removeStaleDirs); while it runs, a termination signal removes it.
+  const std::optional<fs::path> made = lifetime::makeOwnedDir(kProbeDirPrefix);
+  if (!made) {
     report.reason = "cannot create a private directory";
     return report;
   }
-  const fs::path root(tmpl);
+  const fs::path root = *made;
+  const lifetime::GuardedDir guardRoot(root);
   const fs::path runDir = root / "run", problemDir = root / "problem";
   // Sidecars live next to a solution.py; a `<run>_solution.py` in a flat folder has none.
   if (solutionFile.filename() == "solution.py")

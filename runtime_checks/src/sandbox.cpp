@@ -3,6 +3,8 @@
 
 #include "kbaudit/runtime/sandbox.h"
 
+#include "kbaudit/runtime/lifetime.h"
+
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -183,6 +185,7 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
   const int netFlags = !netIsolated ? 0 : (netNote == "own network namespace" ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET);
 
   const auto start = Clock::now();
+  const pid_t self = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     result.startError = std::string("fork: ") + std::strerror(errno);
@@ -233,11 +236,16 @@ SandboxResult runSandboxed(const SandboxRequest &req) {
         childFail(status.write, "setuid");
     }
     setLimit(RLIMIT_NPROC, nproc);
+    // After the uid change, which clears it: the child dies with the thread that started it,
+    // also when kbaudit is killed with SIGKILL and cannot kill the group itself.
+    lifetime::dieWithParent(self, SIGKILL);
     ::execve(argv[0], argv.data(), envp.data());
     childFail(status.write, "execve");
   }
 
   ::setpgid(pid, pid); // also from the parent, so killpg works even before the child runs
+  // Killed by kbaudit's termination handler if kbaudit is told to end while the child runs.
+  const lifetime::GuardedGroup guard(pid, dropToUid ? req.uid : 0);
   ::close(in.read);
   ::close(out.write);
   ::close(err.write);

@@ -132,7 +132,7 @@ TEST(CliFormats, JsonCarriesAVersionedSchemaWithThisKeySet) {
                                               "peak_fraction", "verdict", "summary", "quotes", "implication",
                                               "kbaudit"}));
   EXPECT_EQ(keys(doc["kbaudit"]), (std::set<std::string>{"version", "content_sha256", "complete", "incomplete",
-                                                         "problem", "findings", "skipped",
+                                                         "fingerprint", "problem", "findings", "skipped",
                                                          "diagnostics", "embedded_sources", "runtime", "selection",
                                                          "suite"}));
   EXPECT_EQ(keys(doc["kbaudit"]["findings"][0]),

@@ -253,7 +253,7 @@ TEST(HostileInput, ASecondAuditIntoTheSameOutIsRefusedWhileTheFirstRuns) {
   ASSERT_EQ(::pipe(ready), 0);
   const pid_t child = ::fork();
   if (child == 0) {
-    // Holds the lock as a running audit would, in another process (flock is per open file),
+    // Holds the lock as a running audit would, in another process (a POSIX lock is per process),
     // and says so once it has it.
     auto lock = kbaudit::cli::OutputLock::acquire(out.path(), error);
     const char byte = lock ? 'y' : 'n';

@@ -53,6 +53,10 @@ struct KbauditBlock {
   bool complete = true;
   /// Why it is incomplete, one sentence each ("Python nested deeper than 256 levels at line 96").
   std::vector<std::string> incomplete;
+  /// SHA-256 over what made this annotation (the kbaudit build, the options that change an
+  /// annotation, the run's files, its table row, its problem's files): a later audit into the
+  /// same folder keeps the annotation while it matches. "" when not computed.
+  std::string fingerprint;
   std::string problemDir;       ///< "" when no problem context was used
   std::string problemPrecision; ///< "" when unknown
   std::vector<rules::Finding> findings;
