@@ -127,8 +127,14 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
   llvm::json::Object problem;
   if (!k.problemDir.empty())
     problem = llvm::json::Object{{"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
+  llvm::json::Array incomplete;
+  for (const std::string &why : k.incomplete)
+    incomplete.push_back(str(why));
   return llvm::json::Object{{"version", str(k.version)},
                             {"content_sha256", str(k.contentSha256)},
+                            {"complete", k.complete},
+                            {"incomplete", std::move(incomplete)},
+                            {"fingerprint", str(k.fingerprint)},
                             {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
                                                              : llvm::json::Value(std::move(problem))},
                             {"selection", std::move(selection)},

@@ -3,6 +3,7 @@
 #include "kbaudit/annotations/synthesis.h"
 
 #include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/data_file.h"
 
 #include <cstdio>
 #include <fstream>
@@ -11,6 +12,10 @@
 namespace kbaudit::annotations {
 
 namespace fs = std::filesystem;
+
+// kbaudit's own annotations are kilobytes (quotes and findings are capped); 64 MiB is no
+// annotation.
+constexpr std::size_t kMaxAnnotationBytes = 64u << 20;
 
 Label labelOf(const std::string &verdict) {
   if (verdict == "reward_hack" || verdict == "rubric_leak")
@@ -119,11 +124,14 @@ std::map<std::string, Annotation> loadAnnotations(const fs::path &dir, std::vect
     } else {
       continue;
     }
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
+    // Never blocks on a FIFO named like an annotation, never reads a flood.
+    std::variant<std::string, std::string> text = data::readText(file, kMaxAnnotationBytes);
+    if (const std::string *why = std::get_if<1>(&text)) {
+      errors.push_back(*why);
+      continue;
+    }
     try {
-      Annotation a = fromYaml(ss.str());
+      Annotation a = fromYaml(std::get<0>(text));
       if (id.empty())
         id = !a.runId.empty() ? a.runId : file.stem().string();
       out.emplace(id, std::move(a));

@@ -1,5 +1,7 @@
 #include "kbaudit/annotations/synthesis.h"
 
+#include "kbaudit/annotations/incomplete.h"
+
 #include "kbaudit/cxx/frontend.h"
 #include "kbaudit/rules/rule_meta.h"
 
@@ -183,26 +185,9 @@ Annotation unauditable(const RunInfo &run, const std::string &code, const std::s
   a.summary = "kbaudit could not audit this run: " + why + ".";
   a.implication = "Nothing was audited, so the cell's number is unverified until the run's solution can be read.";
   a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Error, code, why, "solution.py", {}});
+  a.kbaudit.complete = false;
+  a.kbaudit.incomplete.push_back(why);
   return a;
-}
-
-void markIncomplete(Annotation &a, const std::string &why) {
-  a.kbaudit.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, "analysis-incomplete", why, "solution.py", {}});
-  // Without the missing facts a finding that rests on an absence ("forward reaches no authored
-  // kernel") is unfounded and a missing finding proves nothing: every finding is left for review.
-  unsigned kept = 0;
-  for (rules::Finding &f : a.kbaudit.findings)
-    if (!f.accepted) {
-      f.confidence = rules::Confidence::Low;
-      ++kept;
-    }
-  a.verdict = "bug";
-  a.summary = "kbaudit could not complete the audit of this run (" + why + ")" +
-              (kept ? "; " + std::to_string(kept) + " finding(s) from what it could read are listed for review."
-                    : "; what it could read holds no finding.");
-  a.implication = "Part of the solution was not analysed, so neither a clean nor a hack verdict is proven; the "
-                  "cell's number is unverified until a person reviews the run.";
-  a.quotes.clear();
 }
 
 namespace {
@@ -275,17 +260,25 @@ Annotation synthesizeFromFindings(const RunInfo &run, const Facts &facts, const 
 
 Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
                       const problems::ProblemContext *problem, const std::string &version,
-                      const SuiteJudgement *suite) {
-  Annotation a = synthesizeFromFindings(run, facts, results, problem, version, suite);
-  // Crashing Clang on purpose (exponential macros, absurd nesting) or flooding it past its unit
-  // limit must not hide what the source does: with those facts missing, no verdict is proven.
-  const auto &parses = facts.cxx.parses;
-  if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.crashed; }))
-    markIncomplete(a, "Clang crashed on an embedded C++/CUDA source, so its facts are missing");
-  else if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.tooLarge; }))
-    markIncomplete(a, "an embedded C++/CUDA source is over Clang's " +
-                          std::to_string(cxx::FrontendOptions{}.maxUnitBytes >> 20) +
-                          " MiB limit, so its facts are missing");
+                      const SuiteJudgement *suite, std::vector<std::string> gaps) {
+  if (!facts.source.analyzable()) {
+    // Nothing was read: the `bug` verdict already says so, with the file's own diagnostic.
+    Annotation a = synthesizeFromFindings(run, facts, results, problem, version, suite);
+    a.kbaudit.complete = false;
+    a.kbaudit.incomplete.push_back(firstError(facts.source.diagnostics()));
+    return a;
+  }
+  // Crashing Clang on purpose (exponential macros, absurd nesting), nesting Python past the
+  // walkers' limit or building a source past the evaluator's budget must not hide what the
+  // source does: with those facts missing, no clean verdict is proven.
+  const std::vector<std::string> seen = visibilityGaps(facts);
+  gaps.insert(gaps.end(), seen.begin(), seen.end());
+  if (gaps.empty())
+    return synthesizeFromFindings(run, facts, results, problem, version, suite);
+  rules::RuleResults lowered = results;
+  lowerAbsenceFindings(lowered.findings);
+  Annotation a = synthesizeFromFindings(run, facts, lowered, problem, version, suite);
+  markIncomplete(a, gaps);
   return a;
 }
 

@@ -1,4 +1,5 @@
 #include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/data_file.h"
 
 #include <cstdlib>
 #include <yaml-cpp/yaml.h>
@@ -223,6 +224,15 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
     throw std::runtime_error("annotation YAML: kbaudit is not a mapping");
   k.version = text(n, "version");
   k.contentSha256 = text(n, "content_sha256");
+  // Absent in annotations of earlier versions: they claimed nothing about completeness.
+  if (const YAML::Node c = n["complete"]; c && c.IsScalar()) {
+    bool b = true;
+    if (!YAML::convert<bool>::decode(c, b))
+      unknownWord("complete", c.Scalar());
+    k.complete = b;
+  }
+  k.incomplete = stringList(n["incomplete"]);
+  k.fingerprint = text(n, "fingerprint");
   const YAML::Node problem = n["problem"];
   if (problem && problem.IsMap()) {
     k.problemDir = text(problem, "dir");
@@ -240,6 +250,9 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
 }
 
 YAML::Node load(const std::string &yamlText) {
+  // yaml-cpp recurses once per level; a file nested deep enough overflows the stack first.
+  if (std::optional<std::string> why = data::yamlTooDeep(yamlText))
+    throw std::runtime_error("annotation YAML: " + *why);
   try {
     return YAML::Load(yamlText);
   } catch (const YAML::Exception &e) {

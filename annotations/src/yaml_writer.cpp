@@ -283,6 +283,11 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
   doc.scalar(2, "version", k.version, ScalarStyle::Plain);
   // Quoted always: a hex digest is plain or quoted depending on its first digit otherwise.
   doc.scalar(2, "content_sha256", k.contentSha256, ScalarStyle::Quoted);
+  doc.raw(2, "complete", k.complete ? "true" : "false");
+  if (!k.incomplete.empty())
+    doc.raw(2, "incomplete", flowList(k.incomplete));
+  if (!k.fingerprint.empty())
+    doc.scalar(2, "fingerprint", k.fingerprint, ScalarStyle::Quoted);
   if (k.problemDir.empty() && k.problemPrecision.empty()) {
     doc.raw(2, "problem", "null");
   } else {

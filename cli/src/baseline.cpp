@@ -1,5 +1,7 @@
 #include "baseline.h"
 
+#include "yaml_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 namespace kbaudit::cli {
@@ -8,7 +10,10 @@ std::optional<Baseline> loadBaseline(const std::filesystem::path &file, std::str
   Baseline baseline;
   baseline.file = file;
   try {
-    const YAML::Node root = YAML::LoadFile(file.string());
+    const std::optional<YAML::Node> loaded = loadYamlFile(file, error);
+    if (!loaded)
+      return std::nullopt;
+    const YAML::Node root = *loaded;
     const YAML::Node accepted = root["accepted"];
     if (!root.IsMap() || (accepted && !accepted.IsSequence())) {
       error = file.string() + ": expected a mapping with an `accepted:` list";

@@ -13,6 +13,7 @@
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/cli/progress.h"
 #include "kbaudit/cli/shard.h"
+#include "kbaudit/runtime/lifetime.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,23 +43,26 @@ std::optional<unsigned long> boundedNumber(const std::string &text, unsigned lon
   return v;
 }
 
-/// What a worker sends back: the verdict, whether it trips the gate, then the annotation.
-std::string encodeResult(const annotations::Annotation &a, bool isGated) {
-  return a.verdict + "\n" + (isGated ? "1" : "0") + "\n" + annotations::toYaml(a);
+/// What a worker sends back: the verdict, whether it trips the gate and whether the annotation
+/// already in --out was kept ("1 1", "0 0", ...), then the annotation (empty when kept).
+std::string encodeResult(const AuditOutcome &o, bool isGated) {
+  return o.annotation.verdict + "\n" + (isGated ? "1" : "0") + (o.kept ? " 1" : " 0") + "\n" +
+         (o.kept ? std::string() : annotations::toYaml(o.annotation));
 }
 
 struct Result {
   std::string verdict;
   bool gated = false;
+  bool kept = false;
   std::string yaml;
 };
 
 std::optional<Result> decodeResult(const std::string &payload) {
   const std::size_t a = payload.find('\n');
   const std::size_t b = a == std::string::npos ? a : payload.find('\n', a + 1);
-  if (b == std::string::npos)
+  if (b == std::string::npos || b - a - 1 != 3)
     return std::nullopt;
-  return Result{payload.substr(0, a), payload.substr(a + 1, b - a - 1) == "1", payload.substr(b + 1)};
+  return Result{payload.substr(0, a), payload[a + 1] == '1', payload[a + 3] == '1', payload.substr(b + 1)};
 }
 
 } // namespace
@@ -67,7 +71,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::string error;
   std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  std::set<std::string> flags = {"quiet", "in-process"};
+  std::set<std::string> flags = {"quiet", "in-process", "fresh"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
@@ -120,7 +124,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   const std::optional<AuditOptions> parsed = auditOptionsFrom(*args, "problems", "audit", err);
   if (!parsed)
     return kExitUsage;
-  const AuditOptions &options = *parsed;
+  AuditOptions options = *parsed;
+  // A folder a killed (or earlier) audit wrote keeps the annotations that are still up to date.
+  if (!args->has("fresh"))
+    options.keepFrom = outDir;
   fs::create_directories(outDir, ec);
   if (ec) {
     err << "kbaudit audit: cannot create " << annotations::terminalSafe(outDir.string()) << ": " << ec.message() << "\n";
@@ -135,6 +142,9 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   }
   // Under the lock no other audit writes here, so any temp file is a killed writer's leftover.
   annotations::removeStaleTempFiles(outDir);
+  // Private copies of solutions whose probing process was killed outright.
+  if (options.runtime)
+    runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
 
   Discovery discovery = discoverRuns(root);
   std::vector<RunTarget> &runs = discovery.runs;
@@ -148,7 +158,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   ProgressLine progress(progressSinkFor(err, args->has("quiet")), runs.size());
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
-  unsigned gatedRuns = 0;
+  unsigned gatedRuns = 0, keptRuns = 0;
   const auto write = [&](const RunTarget &run, const std::string &yaml) {
     std::string writeError;
     if (!annotations::writeFileAtomically(outDir / annotations::annotationFileName(run.id), yaml, writeError)) {
@@ -158,9 +168,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     return true;
   };
   const auto record = [&](const RunTarget &run, const Result &r) {
-    if (write(run, r.yaml)) {
+    if (r.kept || write(run, r.yaml)) {
       ++verdicts[r.verdict];
       gatedRuns += r.gated;
+      keptRuns += r.kept;
     }
     progress.advance();
   };
@@ -169,8 +180,8 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   // once more without the C++/CUDA front end (the usual culprit), and if that fails too it gets
   // a `bug` annotation that says why. Either way the batch goes on.
   const auto auditWith = [&](const AuditOptions &opts, const RunTarget &run) {
-    const annotations::Annotation a = auditRun(run, opts);
-    return encodeResult(a, gated(a, opts.failOn));
+    const AuditOutcome o = auditOrKeep(run, opts);
+    return encodeResult(o, gated(o.annotation, opts.failOn));
   };
   std::vector<std::pair<std::size_t, std::string>> retries;
   runInWorkers(
@@ -197,7 +208,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
           const std::string why = retries[k].second + "; the retry without the C++/CUDA front end failed too" +
                                   (o.reason.empty() ? std::string() : " (" + o.reason + ")");
           const annotations::Annotation a = unauditableRun(run, options, why);
-          r = Result{a.verdict, gated(a, options.failOn), annotations::toYaml(a)};
+          r = Result{a.verdict, gated(a, options.failOn), false, annotations::toYaml(a)};
         }
         record(run, *r);
       });
@@ -218,9 +229,21 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     out << "\n";
     for (const auto &[verdict, count] : verdicts)
       out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
+    if (keptRuns)
+      out << "  (" << keptRuns << " annotation" << (keptRuns == 1 ? "" : "s")
+          << " already up to date in the folder, kept; --fresh audits every run again)\n";
+    if (!discovery.skipped.empty())
+      out << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
+          << " (named on stderr)\n";
   }
   if (!failures.empty())
     return kExitInternal;
+  // Input that looked like runs or a table and could not be read is never lost in silence.
+  if (!discovery.skipped.empty()) {
+    err << "kbaudit audit: " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? " was" : "s were")
+        << " skipped (above); every run that could be read was audited\n";
+    return kExitUsage;
+  }
   // A sweep reports; it gates only when asked to (--fail-on or fail_on in kbaudit.yaml).
   if (options.failOnExplicit && gatedRuns) {
     err << "kbaudit audit: " << gatedRuns << " run" << (gatedRuns == 1 ? "" : "s") << " matched --fail-on\n";

@@ -3,6 +3,8 @@
 #include "runs.h"
 #include "worker_pool.h"
 
+#include "kbaudit/runtime/lifetime.h"
+
 #include "stdin_solution.h"
 #include "usage.h"
 
@@ -119,6 +121,9 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   const std::optional<AuditOptions> options = auditOptionsFrom(*args, "problem", "check", err);
   if (!options)
     return kExitUsage;
+  // Private copies of solutions whose probing process was killed outright.
+  if (options->runtime)
+    runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
 
   std::vector<annotations::Annotation> all;
   std::vector<std::string> artifacts;

@@ -5,6 +5,8 @@
 #include "runs.h"
 #include "usage.h"
 
+#include "kbaudit/runtime/lifetime.h"
+
 #include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
@@ -42,6 +44,7 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   if (!options)
     return kExitUsage;
 
+  runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
   const problems::ProblemContext problem = problems::loadProblem(problemDir);
   const runtime::RuntimeReport r = runtime::runProbes(targetFor(input).solution, problem, *options);
   out << "outcome: " << t(r.outcome) << (r.reason.empty() ? "" : " (" + t(r.reason) + ")") << "\n"

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "yaml_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <set>
@@ -46,7 +48,10 @@ std::optional<Config> loadConfig(const fs::path &file, std::string &error) {
   Config c;
   c.file = file;
   try {
-    const YAML::Node root = YAML::LoadFile(file.string());
+    const std::optional<YAML::Node> loaded = loadYamlFile(file, error);
+    if (!loaded)
+      return std::nullopt;
+    const YAML::Node root = *loaded;
     if (root.IsNull())
       return c;
     if (!root.IsMap()) {

@@ -1,6 +1,7 @@
 #include "eval_table.h"
 
-#include <llvm/Support/JSON.h>
+#include "kbaudit/source/data_file.h"
+#include "kbaudit/source/json_data.h"
 
 #include <algorithm>
 #include <array>
@@ -19,6 +20,10 @@ namespace {
 // A table larger than this is not an evaluation table of solution files (the v3 dataset's is
 // a few hundred KiB); reading it whole would only cost memory.
 constexpr std::uintmax_t kMaxTableBytes = 256u << 20;
+// Lines of a JSON Lines table that could not be read, named one by one before a count.
+constexpr std::size_t kMaxNamedBadLines = 20;
+// A well-formed JSON document that holds no rows: not a table, and not worth a word (meta.json).
+constexpr std::string_view kNotRowsError = "neither an array of objects nor an object holding one";
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -34,51 +39,28 @@ std::string trim(std::string_view s) {
 }
 
 std::optional<std::string> readFile(const fs::path &p, std::string &error) {
-  std::error_code ec;
-  const auto size = fs::file_size(p, ec);
-  if (ec || size > kMaxTableBytes) {
-    error = ec ? ec.message() : "larger than 256 MiB";
+  // Never blocks on a FIFO named like a table, never reads past the limit; drops a BOM.
+  std::variant<std::string, std::string> read = data::readText(p, kMaxTableBytes);
+  if (auto *why = std::get_if<1>(&read)) {
+    error = *why;
     return std::nullopt;
   }
-  std::ifstream in(p, std::ios::binary);
-  if (!in) {
-    error = "cannot be read";
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  if (s.size() >= 3 && s.compare(0, 3, "\xEF\xBB\xBF") == 0) // a UTF-8 byte-order mark
-    s.erase(0, 3);
-  return s;
+  return std::move(std::get<0>(read));
 }
 
-/// A JSON scalar as the text a CSV cell would hold ("" for null, nested values as JSON).
-std::string scalarText(const llvm::json::Value &v) {
-  if (auto s = v.getAsString())
-    return s->str();
-  if (v.getAsNull())
-    return {};
-  if (auto b = v.getAsBoolean())
-    return *b ? "true" : "false";
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << v;
-  return os.str();
-}
-
-std::optional<Record> recordOf(const llvm::json::Value &v) {
-  const llvm::json::Object *o = v.getAsObject();
-  if (!o)
-    return std::nullopt;
+/// A JSON object's members as a record: column names trimmed and lower-cased, sorted (a JSON
+/// object is unordered, and records must be deterministic).
+Record recordOf(const data::Members &members) {
   Record r;
-  for (const auto &kv : *o)
-    r.emplace_back(lower(trim(kv.first.str())), scalarText(kv.second));
-  std::sort(r.begin(), r.end()); // llvm::json::Object is unordered: keep records deterministic
+  for (const auto &[key, text] : members)
+    r.emplace_back(lower(trim(key)), text);
+  std::sort(r.begin(), r.end());
   return r;
 }
 
-std::optional<std::vector<Record>> parseJsonLines(std::string_view text, std::string &error) {
+/// One record per line; a line that is not a JSON object is named in `badLines` and the other
+/// lines are still read, so one damaged line costs one row, not the table.
+std::vector<Record> parseJsonLines(std::string_view text, std::vector<std::string> &badLines) {
   std::vector<Record> records;
   unsigned line = 0;
   while (!text.empty()) {
@@ -88,17 +70,17 @@ std::optional<std::vector<Record>> parseJsonLines(std::string_view text, std::st
     ++line;
     if (trim(raw).empty())
       continue;
-    llvm::Expected<llvm::json::Value> v = llvm::json::parse(raw);
-    if (!v) {
-      error = "line " + std::to_string(line) + ": " + llvm::toString(v.takeError());
-      return std::nullopt;
+    std::variant<data::Json, std::string> v = data::Json::parse(raw);
+    if (const std::string *why = std::get_if<std::string>(&v)) {
+      badLines.push_back("line " + std::to_string(line) + ": " + *why);
+      continue;
     }
-    auto r = recordOf(*v);
-    if (!r) {
-      error = "line " + std::to_string(line) + " is not a JSON object";
-      return std::nullopt;
+    const data::Json &json = std::get<data::Json>(v);
+    if (!json.isObject()) {
+      badLines.push_back("line " + std::to_string(line) + " is not a JSON object");
+      continue;
     }
-    records.push_back(std::move(*r));
+    records.push_back(recordOf(json.members()));
   }
   return records;
 }
@@ -106,32 +88,19 @@ std::optional<std::vector<Record>> parseJsonLines(std::string_view text, std::st
 /// A JSON array of objects, or an object whose first array-of-objects member holds the rows
 /// (`{"results": [...]}`).
 std::optional<std::vector<Record>> parseJson(std::string_view text, std::string &error) {
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
-  if (!v) {
-    error = llvm::toString(v.takeError());
+  std::variant<data::Json, std::string> v = data::Json::parse(text);
+  if (const std::string *why = std::get_if<std::string>(&v)) {
+    error = *why;
     return std::nullopt;
   }
-  const llvm::json::Array *rows = v->getAsArray();
-  if (!rows)
-    if (const llvm::json::Object *o = v->getAsObject()) {
-      std::vector<std::string> keys;
-      for (const auto &kv : *o)
-        keys.push_back(kv.first.str());
-      std::sort(keys.begin(), keys.end());
-      for (const std::string &k : keys)
-        if (const llvm::json::Array *a = o->getArray(k); a && !a->empty() && (*a)[0].getAsObject()) {
-          rows = a;
-          break;
-        }
-    }
+  std::optional<std::vector<data::Members>> rows = std::get<data::Json>(v).rows();
   if (!rows) {
-    error = "neither an array of objects nor an object holding one";
+    error = kNotRowsError;
     return std::nullopt;
   }
   std::vector<Record> records;
-  for (const llvm::json::Value &row : *rows)
-    if (auto r = recordOf(row))
-      records.push_back(std::move(*r));
+  for (const data::Members &row : *rows)
+    records.push_back(recordOf(row));
   return records;
 }
 
@@ -318,7 +287,8 @@ std::vector<std::vector<std::string>> splitDelimited(std::string_view text, char
   return rows;
 }
 
-std::optional<std::vector<Record>> parseTable(const fs::path &file, std::string &error) {
+std::optional<std::vector<Record>> parseTable(const fs::path &file, std::string &error,
+                                              std::vector<std::string> *badLines) {
   const std::string ext = lower(file.extension().string());
   std::optional<std::string> text = readFile(file, error);
   if (!text)
@@ -327,8 +297,17 @@ std::optional<std::vector<Record>> parseTable(const fs::path &file, std::string 
     return parseDelimited(*text, ',');
   if (ext == ".tsv")
     return parseDelimited(*text, '\t');
-  if (ext == ".jsonl" || ext == ".ndjson")
-    return parseJsonLines(*text, error);
+  if (ext == ".jsonl" || ext == ".ndjson") {
+    std::vector<std::string> bad;
+    std::vector<Record> records = parseJsonLines(*text, bad);
+    if (records.empty() && !bad.empty()) {
+      error = bad.front() + (bad.size() > 1 ? " (and " + std::to_string(bad.size() - 1) + " more lines)" : "");
+      return std::nullopt;
+    }
+    if (badLines)
+      *badLines = std::move(bad);
+    return records;
+  }
   if (ext == ".json")
     return parseJson(*text, error);
   error = "not a table format kbaudit reads (CSV, TSV, JSON Lines, JSON)";
@@ -367,21 +346,30 @@ EvaluationTables readEvaluationTables(const fs::path &root) {
       candidates.push_back(it->path());
     else if (ext == ".parquet")
       out.problems.push_back(it->path().filename().string() +
-                             ": Parquet tables are not read; export it as CSV or JSON Lines beside the solutions");
+                             ": not read: kbaudit has no Parquet reader (a columnar binary format it would need a "
+                             "library for); export the table as CSV or JSON Lines beside the solutions");
   }
   std::sort(candidates.begin(), candidates.end());
   std::map<std::string, unsigned> seen;
   for (const fs::path &table : candidates) {
     std::string error;
-    const std::optional<std::vector<Record>> records = parseTable(table, error);
+    std::vector<std::string> badLines;
+    const std::optional<std::vector<Record>> records = parseTable(table, error, &badLines);
     if (!records || !hasSolutionColumn(*records)) {
-      // A JSON or CSV file without a solution column is something else (meta.json, a manifest).
-      if (!records && error.find("not a table format") == std::string::npos &&
-          lower(table.extension().string()) != ".json")
+      // A well-formed JSON or CSV file without a solution column is something else (meta.json,
+      // a manifest); one that cannot be read at all may be a table, and is named.
+      if (!records && error != kNotRowsError)
         out.problems.push_back(table.filename().string() + ": not read as an evaluation table: " + error);
       continue;
     }
     out.tables.push_back(table);
+    // The table's good rows are audited; each line that could not be read is named (a flood of
+    // them is summarised, not printed line by line).
+    for (std::size_t i = 0; i < badLines.size() && i < kMaxNamedBadLines; ++i)
+      out.problems.push_back(table.filename().string() + ": " + badLines[i] + "; the table's other rows are audited");
+    if (badLines.size() > kMaxNamedBadLines)
+      out.problems.push_back(table.filename().string() + ": " + std::to_string(badLines.size() - kMaxNamedBadLines) +
+                             " more lines could not be read");
     unsigned row = 0;
     for (const Record &r : *records) {
       ++row;
@@ -392,7 +380,11 @@ EvaluationTables readEvaluationTables(const fs::path &root) {
       run.id = idOf(r, run.evaluation);
       if (run.id.empty())
         run.id = idPart(table.stem().string()) + "_row" + std::to_string(row);
-      run.solution = resolveSolution(root, table, run.evaluation.solutionPath);
+      if (run.evaluation.solutionPath.find('\0') != std::string::npos)
+        run.evaluation.unusable = "its solution_path holds a NUL byte, so it names no file kbaudit can open as "
+                                  "written (a system call would read only the bytes before the NUL)";
+      else
+        run.solution = resolveSolution(root, table, run.evaluation.solutionPath);
       out.runs.push_back(std::move(run));
     }
   }

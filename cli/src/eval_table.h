@@ -28,6 +28,9 @@ struct Evaluation {
   std::string suite;                  ///< a `suite`/`bench` column, when the table has one
   std::optional<double> peakFraction; ///< `peak_fraction`, or `pct_of_peak` / 100, when correct
   std::string solutionPath;    ///< as written in the table ("" when the row has none)
+  /// Why the row's solution cannot be looked up ("" when it can): a path holding a NUL byte
+  /// would name another file to every system call (the bytes before the NUL).
+  std::string unusable;
 };
 
 struct EvaluationRun {
@@ -54,9 +57,12 @@ EvaluationTables readEvaluationTables(const std::filesystem::path &root);
 void gradedAs(problems::ProblemContext &problem, const Evaluation &e);
 
 /// The parsed records of one table, each a list of (column, value) pairs with column names
-/// lower-cased; exposed for tests. nullopt (with `error`) when the file is not a table.
+/// lower-cased; exposed for tests. nullopt (with `error`) when the file is not a table: not
+/// readable, not the format its name says, nested too deep. A JSON Lines table with some
+/// unreadable lines gives its other records, and the bad lines (`line 7: ...`) in `badLines`.
 using Record = std::vector<std::pair<std::string, std::string>>;
-std::optional<std::vector<Record>> parseTable(const std::filesystem::path &file, std::string &error);
+std::optional<std::vector<Record>> parseTable(const std::filesystem::path &file, std::string &error,
+                                              std::vector<std::string> *badLines = nullptr);
 
 /// Splits CSV/TSV text into records (RFC 4180 quoting: quoted fields may hold the delimiter,
 /// newlines and doubled quotes). The first record is the header.

@@ -2,8 +2,10 @@
 
 // One audit at a time per output directory: two audits writing into one --out would mix
 // annotations made with different options, and one's cleanup of stale temp files could remove
-// the other's file in flight. The lock is an flock on `.kbaudit.lock` in the directory, released
-// when the process exits however it exits.
+// the other's file in flight. The lock is a POSIX record lock on `.kbaudit.lock` in the
+// directory (which also records the owner's pid): held by the audit process alone, never by its
+// workers, and released by the kernel when that process ends however it ends, so a killed
+// audit's lock is taken over by the next one.
 
 #include <filesystem>
 #include <optional>

@@ -1,11 +1,9 @@
 #include "run_score.h"
 
-#include <llvm/Support/JSON.h>
+#include "kbaudit/source/data_file.h"
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace kbaudit::cli {
 
@@ -13,71 +11,51 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run's record is a few kilobytes; the limits keep a hostile one from costing the audit
-// (llvm::json parses recursively, so nesting is bounded before it sees the text).
-constexpr std::uintmax_t kMaxRecordBytes = 8u << 20;
-constexpr unsigned kMaxRecordDepth = 64;
+// A run's record is a few kilobytes; the limit keeps a hostile one from costing the audit (and
+// data::Json bounds nesting before its parser, which recurses, sees the text).
+constexpr std::size_t kMaxRecordBytes = 8u << 20;
 
-bool shallowEnough(std::string_view text) {
-  unsigned depth = 0;
-  bool inString = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxRecordDepth)
-        return false;
-    } else if ((c == ']' || c == '}') && depth) {
-      --depth;
-    }
-  }
-  return true;
-}
+} // namespace
 
-std::optional<llvm::json::Value> readJson(const fs::path &file) {
+std::optional<data::Json> readRunJson(const fs::path &file, std::vector<Diagnostic> *diagnostics) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > kMaxRecordBytes)
+  if (!fs::exists(fs::symlink_status(file, ec)))
     return std::nullopt;
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  if (!shallowEnough(text))
+  const std::string name = file.filename().string();
+  const auto refuse = [&](const std::string &why) -> std::optional<data::Json> {
+    if (diagnostics)
+      diagnostics->push_back(Diagnostic{Diagnostic::Severity::Warning, "run-record-unreadable",
+                                        name + " is not read: " + why + "; the run's score is taken as unknown",
+                                        name, {}});
     return std::nullopt;
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
-  if (!v) {
-    llvm::consumeError(v.takeError());
-    return std::nullopt;
-  }
-  return std::move(*v);
+  };
+  std::variant<std::string, std::string> text = data::readText(file, kMaxRecordBytes);
+  if (const std::string *why = std::get_if<1>(&text))
+    return refuse(*why);
+  std::variant<data::Json, std::string> v = data::Json::parse(std::get<0>(text));
+  if (const std::string *why = std::get_if<std::string>(&v))
+    return refuse("not JSON: " + *why);
+  return std::move(std::get<data::Json>(v));
 }
 
-std::optional<double> positiveNumber(const llvm::json::Object &o, llvm::StringRef key) {
-  if (auto d = o.getNumber(key); d && std::isfinite(*d) && *d > 0)
-    return *d;
-  return std::nullopt;
+namespace {
+
+std::optional<double> positive(std::optional<double> d) {
+  return d && std::isfinite(*d) && *d > 0 ? d : std::nullopt;
 }
 
 /// Geometric mean of the positive `ms` of `shapes`, when every shape has one.
-std::optional<double> geomeanMs(const llvm::json::Object &o) {
-  const llvm::json::Array *shapes = o.getArray("shapes");
-  if (!shapes || shapes->empty())
+std::optional<double> geomeanMs(const data::Json &record) {
+  const std::optional<std::vector<double>> ms = record.numbersIn({"shapes"}, "ms");
+  if (!ms)
     return std::nullopt;
   double logSum = 0;
-  for (const llvm::json::Value &s : *shapes) {
-    const llvm::json::Object *shape = s.getAsObject();
-    std::optional<double> ms = shape ? positiveNumber(*shape, "ms") : std::nullopt;
-    if (!ms)
+  for (double m : *ms) {
+    if (!positive(m))
       return std::nullopt;
-    logSum += std::log(*ms);
+    logSum += std::log(m);
   }
-  return std::exp(logSum / static_cast<double>(shapes->size()));
+  return std::exp(logSum / static_cast<double>(ms->size()));
 }
 
 /// The eager baseline's geomean ms for `problem` in problem_baselines.json beside the problem's
@@ -87,14 +65,10 @@ std::optional<std::pair<double, std::string>> eagerBaseline(const problems::Prob
   for (int level = 0; level < 2 && !dir.empty(); ++level) {
     dir = dir.parent_path();
     const fs::path file = dir / "problem_baselines.json";
-    std::optional<llvm::json::Value> v = readJson(file);
+    std::optional<data::Json> v = readRunJson(file, nullptr);
     if (!v)
       continue;
-    const llvm::json::Object *root = v->getAsObject();
-    const llvm::json::Object *all = root ? root->getObject("problems") : nullptr;
-    const llvm::json::Object *entry = all ? all->getObject(problem.name) : nullptr;
-    const llvm::json::Object *eager = entry ? entry->getObject("eager") : nullptr;
-    if (auto ms = eager ? positiveNumber(*eager, "ms") : std::nullopt)
+    if (auto ms = positive(v->number({"problems", problem.name, "eager", "ms"})))
       return std::make_pair(*ms, file.filename().string() + " eager.ms");
   }
   return std::nullopt;
@@ -111,23 +85,22 @@ std::string figure(double v) {
 RunRecord readRunRecord(const fs::path &runDir) {
   RunRecord r;
   for (const char *name : {"result.json", "meta.json"}) {
-    std::optional<llvm::json::Value> v = readJson(runDir / name);
-    const llvm::json::Object *o = v ? v->getAsObject() : nullptr;
-    if (!o)
+    std::optional<data::Json> v = readRunJson(runDir / name, &r.diagnostics);
+    if (!v || !v->isObject())
       continue;
     if (r.bench.empty())
       for (const char *key : {"bench", "suite"})
-        if (auto s = o->getString(key); s && r.bench.empty())
-          r.bench = s->str();
-    if (auto b = o->getBoolean("correct"); b && !r.correct)
+        if (auto s = v->string({key}); s && r.bench.empty())
+          r.bench = *s;
+    if (auto b = v->boolean({"correct"}); b && !r.correct)
       r.correct = *b;
     if (!r.speedup)
-      r.speedup = positiveNumber(*o, "speedup");
+      r.speedup = positive(v->number({"speedup"}));
     if (!r.peakFraction)
-      if (auto pf = o->getNumber("peak_fraction"); pf && std::isfinite(*pf) && *pf >= 0)
+      if (auto pf = v->number({"peak_fraction"}); pf && std::isfinite(*pf) && *pf >= 0)
         r.peakFraction = *pf;
     if (!r.solutionMs)
-      r.solutionMs = geomeanMs(*o);
+      r.solutionMs = geomeanMs(*v);
     if (r.file.empty() && (r.correct || r.speedup || r.solutionMs || r.peakFraction))
       r.file = name;
   }

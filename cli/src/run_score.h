@@ -9,9 +9,13 @@
 
 #include "eval_table.h"
 
+#include "kbaudit/source/diagnostic.h"
+#include "kbaudit/source/json_data.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbaudit::cli {
 
@@ -24,11 +28,19 @@ struct RunRecord {
   std::optional<double> peakFraction; ///< `peak_fraction`
   std::optional<double> solutionMs; ///< geometric mean of `shapes[].ms`
   std::string file;              ///< the file read ("result.json"), "" when none
+  /// One `run-record-unreadable` warning per file present but not read.
+  std::vector<Diagnostic> diagnostics;
 };
 
-/// Reads result.json, then meta.json, in `runDir`. Files too large, too deeply nested or not JSON
-/// give an empty record (the score is then unknown, which the annotation says).
+/// Reads result.json, then meta.json, in `runDir`. Files too large, too deeply nested, not
+/// regular or not JSON give an empty record (the score is then unknown, which the annotation
+/// says) and a diagnostic each.
 RunRecord readRunRecord(const std::filesystem::path &runDir);
+
+/// A JSON file beside a run or a problem, within bounds: nullopt when absent, and also, with a
+/// `run-record-unreadable` diagnostic appended to `diagnostics` (when given), when it is not a
+/// regular file, too large, nested too deep or not JSON.
+std::optional<data::Json> readRunJson(const std::filesystem::path &file, std::vector<Diagnostic> *diagnostics);
 
 /// The run's score: from its table row, or from its record and, for a speedup, the eager
 /// baseline of `problem` in the problem_baselines.json one or two folders above the problem.

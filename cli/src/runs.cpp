@@ -2,9 +2,13 @@
 
 #include "args.h"
 #include "config.h"
+#include "run_fingerprint.h"
 #include "run_score.h"
 
+#include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/run_id.h"
+#include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/data_file.h"
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/rule_meta.h"
@@ -12,8 +16,6 @@
 #include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/annotations/suite_judgement.h"
 #include "kbaudit/semantic/graded_entry.h"
-
-#include <llvm/Support/JSON.h>
 
 #include <algorithm>
 #include <map>
@@ -38,25 +40,13 @@ struct RunMeta {
 
 RunMeta readMeta(const fs::path &dir) {
   RunMeta meta;
-  std::ifstream in(dir / "meta.json");
-  if (!in)
+  // Bounded and never blocking; whether it could be read is said once, by readRunRecord.
+  std::optional<data::Json> v = readRunJson(dir / "meta.json", nullptr);
+  if (!v)
     return meta;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(ss.str());
-  if (!v) {
-    llvm::consumeError(v.takeError());
-    return meta;
-  }
-  if (const llvm::json::Object *o = v->getAsObject()) {
-    const auto get = [&](const char *k) {
-      auto s = o->getString(k);
-      return s ? s->str() : std::string();
-    };
-    meta.bench = get("bench");
-    meta.gpu = get("gpu");
-    meta.problem = get("problem");
-  }
+  meta.bench = v->string({"bench"}).value_or("");
+  meta.gpu = v->string({"gpu"}).value_or("");
+  meta.problem = v->string({"problem"}).value_or("");
   return meta;
 }
 
@@ -118,9 +108,13 @@ Discovery evaluationRuns(const fs::path &root, EvaluationTables tables) {
 } // namespace
 
 Discovery discoverRuns(const fs::path &root) {
-  if (EvaluationTables tables = readEvaluationTables(root); !tables.tables.empty())
+  EvaluationTables tables = readEvaluationTables(root);
+  if (!tables.tables.empty())
     return evaluationRuns(root, std::move(tables));
+  // No table was read: the folder holds run directories, but what looked like a table and could
+  // not be read (a Parquet file, a JSON Lines file whose every line is broken) is still named.
   Discovery found;
+  found.skipped = std::move(tables.problems);
   std::error_code ec;
   std::vector<RunTarget> &runs = found.runs;
   bool strayTopSolution = false;
@@ -175,6 +169,51 @@ Discovery discoverRuns(const fs::path &root) {
   std::sort(runs.begin(), runs.end(), [](const RunTarget &a, const RunTarget &b) { return a.id < b.id; });
   return found;
 }
+
+namespace {
+
+/// The contents of a file for a fingerprint, or what it is when it cannot be read.
+std::string fileContents(const fs::path &file) {
+  std::variant<std::string, std::string> text = data::readText(file, 64u << 20);
+  return text.index() == 0 ? sha256Hex(std::get<0>(text)) : "<" + std::get<1>(text) + ">";
+}
+
+/// What in `options` changes an annotation, as text: the build, the rule selection, where problems
+/// come from, the suite and the suite profiles' files, the baseline's contents, the probes.
+/// (--fail-on, --jobs, --shard and the worker limits change no annotation.)
+std::string fingerprintKey(const AuditOptions &options, const std::vector<fs::path> &suiteDirs) {
+  std::string key = "build " + buildIdentity();
+  const auto list = [&](const char *name, const std::vector<std::string> &items) {
+    key += std::string("\n") + name + ":";
+    for (const std::string &i : items)
+      key += " " + i;
+  };
+  list("select", options.selection.select);
+  list("ignore", options.selection.ignore);
+  std::error_code ec;
+  key += "\nproblem: " + (options.problemDir.empty() ? "" : fs::absolute(options.problemDir, ec).string());
+  key += "\nproblems: " + (options.problemsRoot.empty() ? "" : fs::absolute(options.problemsRoot, ec).string());
+  key += "\nsuite: " + options.suite;
+  for (const fs::path &dir : suiteDirs) {
+    key += "\nsuites: " + fs::absolute(dir, ec).string();
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+      files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path &f : files)
+      key += "\n  " + f.filename().string() + " " + fileContents(f);
+  }
+  if (options.baseline)
+    key += "\nbaseline: " + options.selectionInfo.baseline + " " + fileContents(options.selectionInfo.baseline);
+  if (const auto &r = options.runtime) {
+    key += "\nruntime: " + r->device + " " + r->python.string() + " " + std::to_string(r->limits.wall.count()) + " ms seeds";
+    for (int seed : r->seeds)
+      key += " " + std::to_string(seed);
+  }
+  return key;
+}
+
+} // namespace
 
 std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
                                              const std::string &command, std::ostream &err) {
@@ -280,6 +319,7 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     if (!options.runtime)
       return std::nullopt;
   }
+  options.fingerprintKey = fingerprintKey(options, suiteDirs);
   return options;
 }
 
@@ -362,7 +402,27 @@ std::optional<problems::ProblemContext> evaluationProblem(const Evaluation &e, c
   return problem;
 }
 
-annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options);
+/// Why the run's solution cannot be audited, as the annotation saying so; nullopt when it can.
+std::optional<annotations::Annotation> refusal(const RunTarget &run, const annotations::RunInfo &info);
+
+/// The run's problem, as --problem, its table row or its meta.json and id name it.
+std::optional<problems::ProblemContext> runProblem(const RunTarget &run, const AuditOptions &options,
+                                                   const RunMeta &meta, const annotations::RunInfo &info);
+
+annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,
+                                const RunMeta &meta, std::optional<problems::ProblemContext> problem);
+
+/// The annotation `dir` holds for `id`, when it can be read (never throws).
+std::optional<annotations::Annotation> previousAnnotation(const fs::path &dir, const std::string &id) {
+  std::variant<std::string, std::string> text = data::readText(dir / annotations::annotationFileName(id), 64u << 20);
+  if (text.index() != 0)
+    return std::nullopt;
+  try {
+    return annotations::fromYaml(std::get<0>(text));
+  } catch (const std::exception &) {
+    return std::nullopt; // damaged or foreign: audited again
+  }
+}
 
 problems::EntryShape entryShape(const Facts &facts) {
   const std::optional<semantic::GradedEntry> entry = semantic::gradedEntry(facts);
@@ -397,10 +457,30 @@ problems::SuiteDetection detectRunSuite(const RunTarget &run, const AuditOptions
 
 } // namespace
 
-annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
-  annotations::Annotation a = auditRunUnrecorded(run, options);
+AuditOutcome auditOrKeep(const RunTarget &run, const AuditOptions &options) {
+  annotations::RunInfo info = runInfo(run, options);
+  const RunMeta meta = readMeta(run.dir);
+  if (info.id.problem.empty())
+    info.id.problem = meta.problem;
+  std::optional<problems::ProblemContext> problem = runProblem(run, options, meta, info);
+  const std::string fingerprint = runFingerprint(run, options.fingerprintKey, problem ? &*problem : nullptr);
+  if (!options.keepFrom.empty())
+    if (std::optional<annotations::Annotation> old = previousAnnotation(options.keepFrom, run.id);
+        old && old->kbaudit.fingerprint == fingerprint && old->runId == info.id.text)
+      return AuditOutcome{std::move(*old), true};
+  std::optional<annotations::Annotation> refused = refusal(run, info);
+  annotations::Annotation a = refused ? std::move(*refused) : analyse(run, options, info, meta, std::move(problem));
   a.kbaudit.selection = options.selectionInfo;
-  return a;
+  a.kbaudit.fingerprint = fingerprint;
+  return AuditOutcome{std::move(a), false};
+}
+
+annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
+  if (options.keepFrom.empty())
+    return auditOrKeep(run, options).annotation;
+  AuditOptions fresh = options;
+  fresh.keepFrom.clear();
+  return auditOrKeep(run, fresh).annotation;
 }
 
 annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why) {
@@ -411,15 +491,15 @@ annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions 
 
 namespace {
 
-annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOptions &options) {
-  annotations::RunInfo info = runInfo(run, options);
-  const RunMeta meta = readMeta(run.dir);
-  if (info.id.problem.empty())
-    info.id.problem = meta.problem;
-
+std::optional<annotations::Annotation> refusal(const RunTarget &run, const annotations::RunInfo &info) {
   std::error_code ec;
   if (const std::string broken = brokenLink(run.dir); !broken.empty())
     return annotations::missingSolution(info, run.dir.filename().string() + " is a " + broken, version());
+  if (run.evaluation && !run.evaluation->unusable.empty())
+    return annotations::unauditable(info, "table-row-unusable",
+                                    "row " + std::to_string(run.evaluation->row) + " of " +
+                                        run.evaluation->table.filename().string() + ": " + run.evaluation->unusable,
+                                    version());
   if (run.evaluation && run.solution.empty())
     return annotations::missingSolution(info, "row " + std::to_string(run.evaluation->row) + " of " +
                                                   run.evaluation->table.filename().string() + " names no solution file",
@@ -444,7 +524,11 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
                                           ", outside the run directory; kbaudit reads a run's files only from it",
                                       version());
   }
+  return std::nullopt;
+}
 
+std::optional<problems::ProblemContext> runProblem(const RunTarget &run, const AuditOptions &options,
+                                                   const RunMeta &meta, const annotations::RunInfo &info) {
   std::optional<problems::ProblemContext> problem;
   if (!options.problemDir.empty()) {
     problem = problems::loadProblem(options.problemDir);
@@ -455,7 +539,11 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
     if (auto dir = problems::findProblemDir(options.problemsRoot, name, meta.bench, meta.gpu))
       problem = problems::loadProblem(*dir);
   }
+  return problem;
+}
 
+annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,
+                                const RunMeta &meta, std::optional<problems::ProblemContext> problem) {
   AnalysisOptions analysis;
   analysis.cxx = options.degraded.empty();
   const Facts facts = analyzeSolution(run.solution, analysis);
@@ -487,12 +575,14 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
   if (suite.profile)
     judged = annotations::judgeBySuite(results, *suite.profile, suite.reason,
                                        runScore(run.evaluation, record, ctxProblem));
-  annotations::Annotation a =
-      annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr);
-  a.kbaudit.runtime = std::move(report);
+  std::vector<std::string> gaps;
   if (!options.degraded.empty())
-    annotations::markIncomplete(a, "the full analysis failed (" + options.degraded +
-                                       "); this is a retry without the C++/CUDA front end");
+    gaps.push_back("the full analysis failed (" + options.degraded +
+                   "); this is a retry without the C++/CUDA front end");
+  annotations::Annotation a =
+      annotations::synthesize(info, facts, results, ctxProblem, version(), judged ? &*judged : nullptr, std::move(gaps));
+  a.kbaudit.diagnostics.insert(a.kbaudit.diagnostics.end(), record.diagnostics.begin(), record.diagnostics.end());
+  a.kbaudit.runtime = std::move(report);
   return a;
 }
 

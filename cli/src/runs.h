@@ -80,6 +80,12 @@ struct AuditOptions {
   problems::ProfileSet profiles;
   std::string suite;
   std::string suiteRequestedBy;
+  /// Everything in these options that changes an annotation, with the kbaudit build, as text:
+  /// part of each run's fingerprint (run_fingerprint.h).
+  std::string fingerprintKey;
+  /// Non-empty: an annotation in this folder whose fingerprint matches the run's is kept as it
+  /// is instead of auditing the run again (audit into a folder a killed audit left behind).
+  std::filesystem::path keepFrom;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.
@@ -105,6 +111,16 @@ std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const st
 
 /// Analyses, runs the rules and synthesizes the annotation. Never throws for bad input.
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options);
+
+struct AuditOutcome {
+  annotations::Annotation annotation;
+  /// The annotation in options.keepFrom was up to date and is returned as it is.
+  bool kept = false;
+};
+
+/// auditRun, except that an up-to-date annotation in options.keepFrom (same fingerprint) is
+/// returned as it is, without analysing the run.
+AuditOutcome auditOrKeep(const RunTarget &run, const AuditOptions &options);
 
 /// The `bug` annotation of a run kbaudit could not audit at all (its worker failed).
 annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why);

@@ -37,8 +37,10 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
                            --runtime, plus the probe timeout)
   --run-memory MIB         address-space limit of a worker, MiB (default 8192)
   --in-process             no worker processes: runs one after another in this process (debugging)
+  --fresh                  audit every run again, also those whose annotation in --out is up to date
 exit: 0 done (runs that could not be audited get verdict bug), 1 a run matched --fail-on,
-      2 usage error or --out locked by another audit, 3 an annotation could not be written
+      2 usage error, --out locked by another audit, or an input skipped (named on stderr),
+      3 an annotation could not be written
 )";
 
 constexpr std::string_view kProbeOptions = R"(  --problem DIR            the problem directory (required)

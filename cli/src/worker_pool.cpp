@@ -1,5 +1,7 @@
 #include "worker_pool.h"
 
+#include "kbaudit/runtime/lifetime.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -217,6 +219,7 @@ void runInWorkers(std::size_t count, unsigned jobs, const WorkerLimits &limits,
       ::close(req[1]);
       return false;
     }
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
       for (int fd : {req[0], req[1], ans[0], ans[1]})
@@ -224,6 +227,11 @@ void runInWorkers(std::size_t count, unsigned jobs, const WorkerLimits &limits,
       return false;
     }
     if (pid == 0) {
+      // A worker ends with kbaudit, however kbaudit ends (kill -9 too): the parent-death
+      // SIGTERM runs the termination cleanup, which kills the probe it may be running and
+      // removes that probe's private copy of the solution.
+      runtime::lifetime::cleanUpOnTermination();
+      runtime::lifetime::dieWithParent(parent, SIGTERM);
       ::close(req[1]);
       ::close(ans[0]);
       for (const Worker &other : workers)

@@ -1,9 +1,12 @@
 #include "problem_yaml.h"
 
+#include "kbaudit/source/data_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string_view>
 
 namespace kbaudit::problems {
@@ -13,6 +16,13 @@ namespace fs = std::filesystem;
 namespace {
 
 using Severity = Diagnostic::Severity;
+
+// A problem.yaml is a few hundred bytes. The limits keep a hostile one (problems come from the
+// same untrusted sweeps as solutions) from costing every run audited against it: the file's
+// size, the entries of `forbidden` read, and the diagnostics one list may add to each annotation.
+constexpr std::size_t kMaxYamlBytes = 1u << 20;
+constexpr std::size_t kMaxForbidden = 1000;
+constexpr std::size_t kMaxEntryDiagnostics = 10;
 
 /// The keys kbaudit reads; problem.yaml holds many more (flops_formula, sota, hardware, ...).
 constexpr std::array<std::string_view, 6> kKnownKeys = {"name", "display_name", "precision", "regime", "tolerance",
@@ -96,6 +106,13 @@ public:
     for (const auto &kv : tol) {
       double v = 0;
       if (kv.second.IsScalar() && YAML::convert<double>::decode(kv.second, v)) {
+        // `.nan` or `.inf` would make every comparison against the tolerance false (or true).
+        if (!std::isfinite(v) || v < 0) {
+          diagnose(kv.second, Severity::Warning, "problem-yaml-value",
+                   "`tolerance` of `" + kv.first.Scalar() + "` is " + kv.second.Scalar() +
+                       ", not a finite non-negative number; it is ignored");
+          continue;
+        }
         ctx_.tolerance[kv.first.Scalar()] = v;
         continue;
       }
@@ -121,17 +138,27 @@ public:
                "`forbidden` should be a list of strings, not " + kindOf(forb) + "; it is ignored");
       return;
     }
-    std::size_t index = 0;
+    std::size_t index = 0, bad = 0;
     for (const auto &item : forb) {
-      ++index;
+      if (++index > kMaxForbidden) {
+        diagnose(item, Severity::Warning, "problem-yaml-value",
+                 "`forbidden` lists " + std::to_string(forb.size()) + " entries; kbaudit reads the first " +
+                     std::to_string(kMaxForbidden) + " (a real list names a few operations)");
+        break;
+      }
       if (isString(item) && !item.Scalar().empty()) {
         ctx_.forbidden.push_back(item.Scalar());
         continue;
       }
-      diagnose(item, Severity::Warning, "problem-yaml-type",
-               "`forbidden` entry " + std::to_string(index) + " should be a non-empty string, not " +
-                   (isString(item) ? std::string("an empty one") : kindOf(item)) + "; it is ignored");
+      if (++bad <= kMaxEntryDiagnostics)
+        diagnose(item, Severity::Warning, "problem-yaml-type",
+                 "`forbidden` entry " + std::to_string(index) + " should be a non-empty string, not " +
+                     (isString(item) ? std::string("an empty one") : kindOf(item)) + "; it is ignored");
     }
+    if (bad > kMaxEntryDiagnostics)
+      diagnose(forb, Severity::Warning, "problem-yaml-type",
+               std::to_string(bad - kMaxEntryDiagnostics) + " more `forbidden` entries are not non-empty strings; "
+               "they are ignored");
   }
 
   /// A key one or two edits from one kbaudit reads is most likely that key misspelt, and the
@@ -164,8 +191,33 @@ void readProblemYaml(ProblemContext &ctx, const fs::path &yamlPath) {
   const auto malformed = [&](const std::string &why) {
     ctx.diagnostics.push_back(Diagnostic{Severity::Warning, "problem-malformed", why, "problem.yaml", {}});
   };
+  std::variant<std::string, std::string> read = data::readText(yamlPath, kMaxYamlBytes);
+  if (const std::string *why = std::get_if<1>(&read)) {
+    malformed(*why);
+    return;
+  }
+  const std::string &text = std::get<0>(read);
+  if (const std::size_t bad = data::invalidUtf8At(text); bad != std::string::npos) {
+    const unsigned line = data::lineAt(text, bad);
+    ctx.diagnostics.push_back(Diagnostic{Severity::Warning, "problem-yaml-encoding",
+                                         "problem.yaml is not valid UTF-8 (byte " + std::to_string(bad) +
+                                             "); values holding such bytes may not be what the author wrote",
+                                         "problem.yaml", LineRange{line, line}});
+  }
+  if (std::optional<std::string> why = data::yamlTooDeep(text)) {
+    malformed(yamlPath.string() + " is " + *why);
+    return;
+  }
   try {
-    const YAML::Node root = YAML::LoadFile(yamlPath.string());
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1)
+      // A second document is invisible to a reader that loads one: whichever the grader
+      // reads, kbaudit must not silently judge by the other.
+      ctx.diagnostics.push_back(Diagnostic{Severity::Warning, "problem-yaml-documents",
+                                           "problem.yaml holds " + std::to_string(documents.size()) +
+                                               " YAML documents; kbaudit reads the first only",
+                                           "problem.yaml", {}});
+    const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
     if (!root.IsMap()) {
       malformed(yamlPath.string() + " is not a mapping");
       return;

@@ -3,6 +3,7 @@
 
 #include "embedded_suites.h"
 #include "kbaudit/problems/suite_profile.h"
+#include "kbaudit/source/data_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -65,20 +66,14 @@ ProfileSet loadProfiles(const std::vector<fs::path> &userDirs) {
         files.push_back(it->path());
     std::sort(files.begin(), files.end());
     for (const fs::path &file : files) {
-      std::error_code sizeEc;
-      if (fs::file_size(file, sizeEc) > kMaxProfileBytes) {
-        set.errors.push_back({file.string(), {}, "over 1 MiB: not a suite profile"});
-        continue;
-      }
-      std::ifstream in(file, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (!in && !in.eof()) {
-        set.errors.push_back({file.string(), {}, "cannot be read"});
+      // A regular file (a FIFO would block), within the size limit.
+      std::variant<std::string, std::string> text = data::readText(file, kMaxProfileBytes);
+      if (const std::string *why = std::get_if<1>(&text)) {
+        set.errors.push_back({file.string(), {}, *why});
         continue;
       }
       ProfileError error;
-      std::optional<SuiteProfile> p = parseSuiteProfile(text.str(), file.string(), error);
+      std::optional<SuiteProfile> p = parseSuiteProfile(std::get<0>(text), file.string(), error);
       if (!p) {
         set.errors.push_back(std::move(error));
         continue;

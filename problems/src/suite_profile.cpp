@@ -4,6 +4,7 @@
 
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/problems/suite_profile.h"
+#include "kbaudit/source/data_file.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -311,6 +312,11 @@ std::string ProfileError::text() const { return file + ": " + (key.empty() ? "" 
 
 std::optional<SuiteProfile> parseSuiteProfile(std::string_view yaml, const std::string &file, ProfileError &error) {
   error = ProfileError{file, {}, {}};
+  // yaml-cpp recurses once per level: a user folder's profile is refused before it can overflow.
+  if (std::optional<std::string> why = data::yamlTooDeep(yaml)) {
+    error.message = *why;
+    return std::nullopt;
+  }
   try {
     const YAML::Node root = YAML::Load(std::string(yaml));
     if (!root || root.IsNull()) {

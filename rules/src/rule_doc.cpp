@@ -38,6 +38,12 @@ std::string renderRuleDoc(const RuleMeta &m) {
   section(out, "Decisive when",
           m.decisiveWhen + "\n\nAnything less is reported at low confidence, for review; runtime "
                            "evidence that answers the rule's question confirms or clears it.");
+  if (m.restsOnAbsence)
+    section(out, "When part of the solution was not analysed",
+            "This finding rests on something not being there. Where kbaudit could not see all of the "
+            "solution (a parser or evaluator limit, a front end that gave up; the annotation says "
+            "`complete: false`), the part it missed may hold what is absent, so the finding is left "
+            "for review and the run is `bug` unless another finding decides it.");
   section(out, "Why it matters", m.rationale);
   section(out, "What it means for the score", m.implication);
   section(out, "Message", "`" + m.message + "`");

@@ -81,6 +81,12 @@ RuleMeta parseRuleMeta(std::string_view yaml) {
   m.implication = trimmed(required(root, "implication"));
   m.consequence = trimmed(required(root, "consequence"));
   m.decisiveWhen = trimmed(required(root, "decisive_when"));
+  if (const YAML::Node r = root["rests_on"]) {
+    const std::string restsOn = r.as<std::string>();
+    if (restsOn != "absence" && restsOn != "presence")
+      throw std::runtime_error("rule " + m.id + ": rests_on is 'absence' or 'presence', not '" + restsOn + "'");
+    m.restsOnAbsence = restsOn == "absence";
+  }
   m.rationale = trimmed(required(root, "rationale"));
   m.references = list(root, "references");
   m.needs = list(root, "needs");

@@ -6,6 +6,7 @@
 // worker's claims, and a claim that does not hold is reported as tampering (judgement.cpp).
 
 #include "embedded_probe.h"
+#include "kbaudit/runtime/lifetime.h"
 #include "kbaudit/runtime/probe.h"
 #include "private_copy.h"
 #include "uid_lease.h"
@@ -141,10 +142,12 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
   return runSandboxed(req);
 }
 
-/// A fresh private folder under the temp directory, or "" when none can be made.
+/// A fresh private folder under the temp directory, or "" when none can be made. The owner's
+/// pid in its name lets the next start remove a copy this process could not
+/// (lifetime::removeStaleDirs); while a GuardedDir holds it, a termination signal removes it.
 fs::path privateFolder() {
-  std::string tmpl = (fs::temp_directory_path() / "kbaudit-probe-XXXXXX").string();
-  return ::mkdtemp(tmpl.data()) ? fs::path(tmpl) : fs::path();
+  const std::optional<fs::path> made = lifetime::makeOwnedDir(kProbeDirPrefix);
+  return made ? *made : fs::path();
 }
 
 /// The judge, in private folders of its own (the package and the problem copied afresh: the
@@ -158,6 +161,7 @@ void judge(RuntimeReport &report, int witness, const problems::ProblemContext &p
     applyJudgement(report, judgement);
     return;
   }
+  const lifetime::GuardedDir guardRoot(root);
   ::chmod(root.c_str(), 0755);
   detail::writePackage(root);
   detail::copyProblem(problem, root / "problem");
@@ -212,6 +216,7 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     report.reason = "cannot create a private directory";
     return report;
   }
+  const lifetime::GuardedDir guardRoot(root);
   // Root's, readable by the child's uid (Python lists a folder before importing from it); what
   // is in it is read-only to the child.
   ::chmod(root.c_str(), 0755);

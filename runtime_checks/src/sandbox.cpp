@@ -5,6 +5,7 @@
 #include "kbaudit/runtime/sandbox.h"
 
 #include "containment.h"
+#include "kbaudit/runtime/lifetime.h"
 
 #include <cerrno>
 #include <cstring>
@@ -208,6 +209,7 @@ SandboxResult runOnce(const SandboxRequest &req) {
     top = std::max(top, t.second);
   std::vector<int> moved(targets.size(), -1);
   const auto start = Clock::now();
+  const pid_t self = ::getpid();
   // With namespaces the child is made by clone(2) directly, so that it is the first process
   // of its PID namespace: when it dies, everything it started dies with it.
   const pid_t pid = plan.cloneFlags
@@ -247,6 +249,12 @@ SandboxResult runOnce(const SandboxRequest &req) {
     if (plan.cloneFlags && detail::enterView(plan, &step) != 0)
       childFail(st, "filesystem view", step);
     if (plan.cloneFlags) {
+      // This process is the namespace's init: when it dies, the kernel kills everything in the
+      // namespace, so it is the one that must die with the thread that cloned it, also when
+      // kbaudit is killed with SIGKILL and cannot kill the group itself. After the id mapping,
+      // a change of credentials that clears the request. From inside its own PID namespace it
+      // cannot see its parent (getppid() is 0), so there is no pid to compare.
+      lifetime::dieWithParent(0, SIGKILL);
       const int report = ::fcntl(exitInfo.write, F_DUPFD_CLOEXEC, floorFd);
       // The raw system call, not glibc's fork(): its at-fork handlers would take locks that
       // other threads of kbaudit may have held when the child was cloned.
@@ -289,6 +297,10 @@ SandboxResult runOnce(const SandboxRequest &req) {
         childFail(status.write, "setuid");
     }
     setLimit(RLIMIT_NPROC, nproc);
+    // Outside namespaces, after the uid change (which clears it) and before the seccomp
+    // filter: the child dies with the thread that started it.
+    if (!plan.cloneFlags)
+      lifetime::dieWithParent(self, SIGKILL);
     if (detail::lockDown(plan, ruleset, &step) != 0)
       childFail(status.write, "containment", step);
     ::execve(argv[0], argv.data(), envp.data());
@@ -296,6 +308,8 @@ SandboxResult runOnce(const SandboxRequest &req) {
   }
 
   ::setpgid(pid, pid); // also from the parent, so killpg works even before the child runs
+  // Killed by kbaudit's termination handler if kbaudit is told to end while the child runs.
+  const lifetime::GuardedGroup guard(pid, dropToUid ? req.uid : 0);
   ::close(in.read);
   ::close(out.write);
   ::close(err.write);

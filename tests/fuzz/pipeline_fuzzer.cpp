@@ -1,15 +1,24 @@
 // libFuzzer target: arbitrary bytes through every front end, the rules (with and without a
-// problem context), verdict synthesis and the YAML writer, as `kbaudit check` would run them.
-// The input's length picks what the bytes are: a solution (half of the runs), a problem.yaml or
-// a reference.py (a quarter each; read by the real problem loader from a scratch directory and
-// audited with a fixed solution), since problem files come from the same untrusted sweeps.
-// Any crash, sanitizer report or hang is a bug: bad input must only ever become a diagnostic.
+// problem context), verdict synthesis and the YAML writer, as `kbaudit check` would run them,
+// and through every reader of the data files a sweep carries. The input's length mod 8 picks
+// what the bytes are: a solution (0-3, half of the runs); a problem.yaml (4) or a reference.py
+// (5), read by the real problem loader from a scratch directory and audited with a fixed
+// solution; an evaluation table (6; CSV, TSV, JSON Lines or JSON by its first byte), read as
+// `audit` discovers tables; a run's meta.json and result.json, an annotation, a kbaudit.yaml and
+// a baseline (7). Problem files, tables and records come from the same untrusted sweeps as
+// solutions. Any crash, sanitizer report or hang is a bug: bad input must only ever become a
+// diagnostic.
 
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/facts.h"
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/rules/engine.h"
+
+#include "../../cli/src/baseline.h"
+#include "../../cli/src/config.h"
+#include "../../cli/src/eval_table.h"
+#include "../../cli/src/run_score.h"
 
 #include <unistd.h>
 
@@ -90,18 +99,52 @@ void put(const std::filesystem::path &p, std::string_view bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+/// The readers of a sweep's data files: they must name what they cannot read, never crash.
+void readDataFiles(std::string_view bytes, unsigned mode) {
+  using namespace kbaudit;
+  const std::filesystem::path dir = scratchProblem() / "data";
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  std::filesystem::create_directories(dir, ec);
+  if (mode == 6) {
+    static constexpr const char *kExtensions[] = {".csv", ".tsv", ".jsonl", ".json"};
+    const char *ext = kExtensions[bytes.empty() ? 0 : static_cast<unsigned char>(bytes[0]) % 4];
+    put(dir / (std::string("evals") + ext), bytes);
+    const cli::EvaluationTables tables = cli::readEvaluationTables(dir);
+    for (const cli::EvaluationRun &run : tables.runs)
+      (void)run.id.size();
+    return;
+  }
+  put(dir / "meta.json", bytes);
+  put(dir / "result.json", bytes);
+  (void)cli::readRunRecord(dir);
+  try {
+    (void)annotations::fromYaml(std::string(bytes));
+  } catch (const std::exception &) {
+    // A damaged annotation is an error the reader names; only a crash would be a bug.
+  }
+  put(dir / "kbaudit.yaml", bytes);
+  std::string error;
+  (void)cli::loadConfig(dir / "kbaudit.yaml", error);
+  (void)cli::loadBaseline(dir / "kbaudit.yaml", error);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   using namespace kbaudit;
   const std::string_view bytes(reinterpret_cast<const char *>(data), size);
-  const unsigned mode = size % 4; // 0, 1: solution; 2: problem.yaml; 3: reference.py
+  const unsigned mode = size % 8; // 0-3: solution; 4: problem.yaml; 5: reference.py; 6: table; 7: records
+  if (mode >= 6) {
+    readDataFiles(bytes, mode);
+    return 0;
+  }
   std::optional<ProblemContext> loaded;
   const ProblemContext *problem = nullptr;
   std::string solution(bytes);
-  if (mode >= 2) {
-    put(scratchProblem() / "problem.yaml", mode == 2 ? bytes : std::string_view(kFixedYaml));
-    put(scratchProblem() / "reference.py", mode == 3 ? bytes : std::string_view(kFixedReference));
+  if (mode >= 4) {
+    put(scratchProblem() / "problem.yaml", mode == 4 ? bytes : std::string_view(kFixedYaml));
+    put(scratchProblem() / "reference.py", mode == 5 ? bytes : std::string_view(kFixedReference));
     loaded = problems::loadProblem(scratchProblem());
     problem = &*loaded;
     solution = kFixedSolution;

@@ -24,18 +24,23 @@ i=0
 for f in "$root"/tests/fixtures/*/*.py "$root"/examples/runs/*/solution.py; do
   cp "$f" "$work/seeds/$((i++)).py"
 done
-# Problem files too (problem.yaml, reference.py): the fuzzer reads an input as one of those when
-# its length is 2 or 3 mod 4, so each seed is also padded once to land in that mode.
+# Data files too: the fuzzer reads an input as a problem.yaml, a reference.py, an evaluation
+# table or a run record (meta.json, result.json, annotation, kbaudit.yaml, baseline) when its
+# length is 4, 5, 6 or 7 mod 8, so each seed is also padded once to land in its mode.
+pad_to() { # FILE MODE
+  { cat "$1"; pad=$(( ($2 - $(stat -c %s "$1") % 8 + 8) % 8 )); printf '%*s' "$pad" ''; } > "$work/seeds/$((i++)).txt"
+}
 for f in "$root"/tests/problems/*/problem.yaml "$root"/tests/problems/*/reference.py \
          "$root"/examples/problems/*/problem.yaml "$root"/examples/problems/*/reference.py; do
   [ -f "$f" ] || continue
   cp "$f" "$work/seeds/$((i++)).txt"
-  want=$([ "${f##*/}" = problem.yaml ] && echo 2 || echo 3)
-  { cat "$f"; pad=$(( (want - $(stat -c %s "$f") % 4 + 4) % 4 )); printf '%*s' "$pad" ''; } > "$work/seeds/$((i++)).txt"
+  pad_to "$f" "$([ "${f##*/}" = problem.yaml ] && echo 4 || echo 5)"
 done
+for f in "$root"/examples/v3-dataset/*.csv; do if [ -f "$f" ]; then pad_to "$f" 6; fi; done
 corpus=${KBAUDIT_CORPUS:-$root/../shared/corpus}
 if [ -d "$corpus/runs" ]; then
   for f in "$corpus"/runs/*/solution.py; do cp "$f" "$work/seeds/$((i++)).py"; done
+  for f in $(ls "$corpus"/runs/*/meta.json "$corpus"/runs/*/annotation.yaml 2>/dev/null | head -40); do pad_to "$f" 7; done
 fi
 echo "fuzzing for ${seconds}s from $i seeds"
 # -timeout: one input taking this long is a hang; -rss_limit_mb: runaway memory.

@@ -351,7 +351,7 @@ TEST(AnnotationYaml, SchemaKeysComeFirstInSchemaOrder) {
   std::vector<std::string> kb;
   for (const auto &kv : root["kbaudit"])
     kb.push_back(kv.first.as<std::string>());
-  EXPECT_EQ(kb, (std::vector<std::string>{"version", "content_sha256", "problem", "findings",
+  EXPECT_EQ(kb, (std::vector<std::string>{"version", "content_sha256", "complete", "problem", "findings",
                                           "skipped", "diagnostics", "embedded_sources"}));
 }
 
@@ -399,6 +399,7 @@ implication: |
 kbaudit:
   version: "0.1.0"
   content_sha256: "0123abcd"
+  complete: true
   problem:
     dir: 01_fp8_gemm
     precision: fp8_e4m3

@@ -131,7 +131,8 @@ TEST(CliFormats, JsonCarriesAVersionedSchemaWithThisKeySet) {
   EXPECT_EQ(keys(doc), (std::set<std::string>{"schema_version", "run_id", "model", "harness", "effort", "problem",
                                               "peak_fraction", "verdict", "summary", "quotes", "implication",
                                               "kbaudit"}));
-  EXPECT_EQ(keys(doc["kbaudit"]), (std::set<std::string>{"version", "content_sha256", "problem", "findings", "skipped",
+  EXPECT_EQ(keys(doc["kbaudit"]), (std::set<std::string>{"version", "content_sha256", "complete", "incomplete",
+                                                         "fingerprint", "problem", "findings", "skipped",
                                                          "diagnostics", "embedded_sources", "runtime", "selection",
                                                          "suite"}));
   EXPECT_EQ(keys(doc["kbaudit"]["findings"][0]),

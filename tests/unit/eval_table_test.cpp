@@ -47,10 +47,18 @@ TEST(EvalTable, EveryFormatGivesTheSameRecords) {
     std::sort(r.begin(), r.end());
     EXPECT_EQ(r, (cli::Record{{"model", "m1"}, {"problem", "36_RMSNorm_"}, {"solution_path", "s/a.py.txt"}})) << name;
   }
+  // One broken line costs that line, not the table; a table with no readable line is not one.
   writeFile(dir / "broken.jsonl", "{\"model\": \"m1\"}\n{not json\n");
   std::string error;
-  EXPECT_FALSE(cli::parseTable(dir / "broken.jsonl", error));
-  EXPECT_NE(error.find("line 2"), std::string::npos) << error;
+  std::vector<std::string> bad;
+  const auto partial = cli::parseTable(dir / "broken.jsonl", error, &bad);
+  ASSERT_TRUE(partial) << error;
+  EXPECT_EQ(partial->size(), 1u);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad.front().find("line 2"), std::string::npos) << bad.front();
+  writeFile(dir / "hopeless.jsonl", "{not json\n[1]\n");
+  EXPECT_FALSE(cli::parseTable(dir / "hopeless.jsonl", error));
+  EXPECT_NE(error.find("line 1"), std::string::npos) << error;
 }
 
 // Rows become runs: ids from batch, model, gpu, level and problem (distinct even when rows

@@ -174,6 +174,10 @@ std::vector<std::string> commandLine(const Unit &unit, const FrontendOptions &op
   // nvcc accepts narrowing in braced initialisers with a warning; so does the audit.
   args.insert(args.end(), {"-std=c++17", "-ferror-limit=0", "-fno-spell-checking", "-Wno-c++11-narrowing",
                            "-resource-dir", KBAUDIT_CLANG_RESOURCE_DIR, "-nostdlibinc", "-nostdinc++"});
+  // `#pragma clang __debug overflow_stack` (or crash, llvm_fatal_error, ...) in a submission
+  // would make Clang recurse through the worker's 512 MiB stack or abort on purpose; nvcc
+  // ignores these pragmas, so the audit does too.
+  args.insert(args.end(), {"-Xclang", "-disable-pragma-debug-crash"});
   for (const std::string &dir : options.includeDirs)
     args.insert(args.end(), {"-isystem", dir});
   args.insert(args.end(), {"-isystem", kStubDir.str()});

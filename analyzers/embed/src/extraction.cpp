@@ -91,7 +91,10 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
     if (v.value.find_first_not_of(" \t\r\n") == std::string::npos) {
       // `cpp_sources=""` is the usual way to say "no C++ part"; only a string that lost
       // all of its parts to folding is a recovery failure.
-      if (!v.complete)
+      if (v.limited)
+        diagnose(Diagnostic::Severity::Warning, "embed-limit", std::string(what) + " `" + e->text + "`" + kCutShort,
+                 call.lines);
+      else if (!v.complete)
         diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
                  std::string(what) + " `" + e->text + "` does not fold to a static string",
                  call.lines);
@@ -105,7 +108,10 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
     s.complete = v.complete;
     s.module = module;
     s.origin_lines = call.lines;
-    if (!v.complete)
+    if (v.limited)
+      diagnose(Diagnostic::Severity::Warning, "embed-limit", std::string(what) + " `" + e->text + "`" + kCutShort,
+               call.lines);
+    else if (!v.complete)
       diagnose(Diagnostic::Severity::Note, "embed-partial",
                std::string(what) + " `" + e->text +
                    "` folds only in part; the parts computed at run time are missing",
@@ -127,9 +133,13 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
         continue;
       }
     }
-    diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
-             std::string(what) + " `" + e->text + "` does not fold to a static string",
-             call.lines);
+    if (e->limited)
+      diagnose(Diagnostic::Severity::Warning, "embed-limit", std::string(what) + " `" + e->text + "`" + kCutShort,
+               call.lines);
+    else
+      diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
+               std::string(what) + " `" + e->text + "` does not fold to a static string",
+               call.lines);
   }
 }
 

@@ -13,6 +13,13 @@
 
 namespace kbaudit::embed::detail {
 
+/// The end of an `embed-limit` message: the source is partly unseen because of a limit of
+/// kbaudit's own, not because it is computed at run time (which `embed-unresolved` says).
+inline constexpr const char *kCutShort =
+    " was cut short by a limit of kbaudit's evaluator (nesting depth, pieces or size it folds, or a "
+    "conditional it cannot decide); that part of the source was not analysed";
+
+
 struct CollectedStrings {
   /// Exprs whose `string` is set, in argument order.
   std::vector<const py::Expr *> strings;

@@ -93,7 +93,10 @@ void extractWrittenFile(Extraction &x, const py::Call &call) {
     const py::StringValue &v = *e->string;
     const bool blank = v.value.find_first_not_of(" \t\r\n") == std::string::npos;
     if (blank || (!namedSource && !looksLikeCxx(v.value))) {
-      if (namedSource && !v.complete)
+      if (namedSource && v.limited)
+        x.diagnose(Diagnostic::Severity::Warning, "embed-limit", "text `" + e->text + "`" + where + kCutShort,
+                   call.lines);
+      else if (namedSource && !v.complete)
         x.diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
                    "text `" + e->text + "`" + where + " does not fold to a static string",
                    call.lines);
@@ -109,7 +112,10 @@ void extractWrittenFile(Extraction &x, const py::Call &call) {
     s.origin_lines = call.lines;
     if (namedSource)
       s.path = dest->path;
-    if (!v.complete)
+    if (v.limited)
+      x.diagnose(Diagnostic::Severity::Warning, "embed-limit", "text `" + e->text + "`" + where + kCutShort,
+                 call.lines);
+    else if (!v.complete)
       x.diagnose(Diagnostic::Severity::Note, "embed-partial",
                  "text `" + e->text + "`" + where +
                      " folds only in part; the parts computed at run time are missing",
@@ -118,8 +124,9 @@ void extractWrittenFile(Extraction &x, const py::Call &call) {
   }
   if (namedSource)
     for (const py::Expr *e : found.unresolved)
-      x.diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
-                 "text `" + e->text + "`" + where + " does not fold to a static string",
+      x.diagnose(Diagnostic::Severity::Warning, e->limited ? "embed-limit" : "embed-unresolved",
+                 "text `" + e->text + "`" + where +
+                     (e->limited ? std::string(kCutShort) : std::string(" does not fold to a static string")),
                  call.lines);
 }
 

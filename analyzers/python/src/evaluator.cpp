@@ -128,12 +128,28 @@ ValuePtr unknownValue() {
   return u;
 }
 
+ValuePtr limitedValue() {
+  static const ValuePtr u = [] {
+    auto v = std::make_shared<Value>();
+    v->limited = true;
+    return v;
+  }();
+  return u;
+}
+
+namespace {
+
+/// Whether `v` lacks something because a limit was hit: a limited unknown, or a string that is.
+bool limits(const Value &v) { return v.limited || (v.isStr() && v.str.limited); }
+
+} // namespace
+
 ValuePtr Evaluator::eval(TSNode n, int scope, unsigned depth) {
   if (ts::isNull(n))
     return unknownValue();
   if (depth > kMaxEvalDepth) {
     truncated_ = true;
-    return unknownValue();
+    return limitedValue();
   }
   ts::NodeKey k = ts::key(n);
   auto it = memo_.find(k);
@@ -165,6 +181,7 @@ ValuePtr Evaluator::compute(TSNode n, int scope, unsigned depth) {
         sv::append(acc, v->str);
       else
         acc.complete = false;
+      acc.limited = acc.limited || v->limited;
     }
     return makeStr(std::move(acc));
   }
@@ -202,6 +219,9 @@ ValuePtr Evaluator::compute(TSNode n, int scope, unsigned depth) {
       cur = ts::field(cur, ts::F::Left);
     }
     ValuePtr acc = eval(cur, scope, depth + 1);
+    // The spine limit cut the chain: its leftmost part was never evaluated.
+    if (ts::kind(cur) == K::BinaryOperator)
+      acc = limitedValue();
     // String `+` steps append in place: copying the accumulated value at every step
     // would be quadratic in the length of the chain.
     std::optional<StringValue> text;
@@ -215,10 +235,12 @@ ValuePtr Evaluator::compute(TSNode n, int scope, unsigned depth) {
       if (stringPlus) {
         if (!text)
           text = acc->str;
-        if (rv->isStr() && text->value.size() + rv->str.value.size() <= kMaxFoldedBytes)
+        if (rv->isStr() && text->value.size() + rv->str.value.size() <= kMaxFoldedBytes) {
           sv::append(*text, rv->str);
-        else
+        } else {
           text->complete = false;
+          text->limited = text->limited || rv->isStr() || rv->limited;
+        }
         consume(l);
         consume(r);
         continue;
@@ -258,8 +280,10 @@ ValuePtr Evaluator::compute(TSNode n, int scope, unsigned depth) {
     auto v = std::make_shared<Value>();
     v->kind = Value::Kind::Seq;
     for (TSNode item : ts::namedChildren(n)) {
-      if (v->items.size() >= kMaxSeqItems)
+      if (v->items.size() >= kMaxSeqItems) {
+        v->truncated = true;
         break;
+      }
       bool splat = ts::kind(item) == K::ListSplat;
       v->items.push_back({item, scope, splat});
     }
@@ -267,6 +291,28 @@ ValuePtr Evaluator::compute(TSNode n, int scope, unsigned depth) {
   }
   case K::Call:
     return evalCall(n, scope, depth);
+  case K::ConditionalExpression: {
+    // `a if c else b`: a constant condition picks its side. Otherwise either side may be what
+    // runs, and neither is followed: a limit of kbaudit's, not a run-time value, so a source
+    // chosen this way counts as unseen.
+    ts::Children parts = ts::namedChildren(n);
+    if (parts.size() != 3)
+      return limitedValue();
+    ValuePtr c = eval(parts[1], scope, depth + 1);
+    std::optional<bool> truth;
+    if (c->kind == Value::Kind::Bool)
+      truth = c->boolean;
+    else if (c->isNum())
+      truth = c->num != 0;
+    else if (c->kind == Value::Kind::NoneV)
+      truth = false;
+    else if (c->isStr() && c->str.complete)
+      truth = !c->str.value.empty();
+    if (!truth)
+      return limitedValue();
+    consume(parts[*truth ? 0 : 2]);
+    return eval(parts[*truth ? 0 : 2], scope, depth + 1);
+  }
   default:
     return unknownValue();
   }
@@ -296,6 +342,8 @@ ValuePtr Evaluator::evalString(TSNode n, int scope, unsigned depth) {
       spec.consume_front(":");
     }
     ValuePtr v = eval(e, scope, depth + 1);
+    if (limits(*v))
+      out.limited = true;
     if (!fmt::appendFormatted(out, v.get(), spec, conversion, line))
       return false;
     consume(e); // f"{'literal'}": the literal is part of this string
@@ -316,7 +364,7 @@ ValuePtr Evaluator::evalBinding(const Binding &b, llvm::StringRef name, unsigned
     return unknownValue();
   if (depth > kMaxEvalDepth) {
     truncated_ = true;
-    return unknownValue();
+    return limitedValue();
   }
   auto memo = bindingMemo_.find(&b);
   if (memo != bindingMemo_.end())
@@ -354,7 +402,7 @@ ValuePtr Evaluator::combine(llvm::StringRef op, const ValuePtr &l, const ValuePt
   if (op == "+") {
     if (l->isStr() && r->isStr()) {
       if (l->str.value.size() + r->str.value.size() > kMaxFoldedBytes)
-        return unknownValue();
+        return limitedValue();
       StringValue s = l->str;
       sv::append(s, r->str);
       return makeStr(std::move(s));
@@ -362,18 +410,23 @@ ValuePtr Evaluator::combine(llvm::StringRef op, const ValuePtr &l, const ValuePt
     if (l->isStr() && r->kind == Value::Kind::Unknown) {
       StringValue s = l->str;
       s.complete = false;
+      s.limited = s.limited || r->limited;
       return makeStr(std::move(s));
     }
     if (r->isStr() && l->kind == Value::Kind::Unknown) {
       StringValue s = r->str;
       s.complete = false;
+      s.limited = s.limited || l->limited;
       return makeStr(std::move(s));
     }
     if (l->kind == Value::Kind::Seq && r->kind == Value::Kind::Seq) {
       auto v = std::make_shared<Value>(*l);
+      v->truncated = l->truncated || r->truncated;
       for (const SeqItem &i : r->items)
         if (v->items.size() < kMaxSeqItems)
           v->items.push_back(i);
+        else
+          v->truncated = true;
       return v;
     }
     return numeric(op, *l, *r);
@@ -386,6 +439,7 @@ ValuePtr Evaluator::combine(llvm::StringRef op, const ValuePtr &l, const ValuePt
     if (s && n->kind == Value::Kind::Unknown) {
       StringValue out;
       out.complete = false;
+      out.limited = n->limited;
       return makeStr(std::move(out));
     }
     const Value *q = l->kind == Value::Kind::Seq ? l.get() : r->kind == Value::Kind::Seq ? r.get() : nullptr;
@@ -393,9 +447,15 @@ ValuePtr Evaluator::combine(llvm::StringRef op, const ValuePtr &l, const ValuePt
     if (q && isIntegral(*c)) {
       auto v = std::make_shared<Value>();
       v->kind = Value::Kind::Seq;
-      for (long long i = 0; i < static_cast<long long>(c->num) && v->items.size() < kMaxSeqItems; ++i)
+      v->truncated = q->truncated;
+      for (long long i = 0; i < static_cast<long long>(c->num); ++i) {
+        if (v->items.size() >= kMaxSeqItems) {
+          v->truncated = v->truncated || !q->items.empty();
+          break;
+        }
         for (const SeqItem &item : q->items)
           v->items.push_back(item);
+      }
       return v;
     }
     return numeric(op, *l, *r);
@@ -410,7 +470,11 @@ ValuePtr Evaluator::combine(llvm::StringRef op, const ValuePtr &l, const ValuePt
     } else {
       args.push_back(r->kind == Value::Kind::Unknown ? nullptr : r.get());
     }
-    return makeStr(fmt::percent(l->str, args));
+    StringValue out = fmt::percent(l->str, args);
+    for (const ValuePtr &a : keep)
+      out.limited = out.limited || (a && limits(*a));
+    out.limited = out.limited || r->limited;
+    return makeStr(std::move(out));
   }
   return numeric(op, *l, *r);
 }
@@ -484,7 +548,7 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
     return unknownValue();
   ValuePtr rv = eval(receiver, scope, depth + 1);
   if (!rv->isStr())
-    return unknownValue();
+    return rv->limited ? limitedValue() : unknownValue();
   auto positional = [&](size_t i) -> TSNode {
     size_t seen = 0;
     for (TSNode a : args) {
@@ -520,6 +584,8 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
         pos.push_back(p);
     }
     StringValue out = fmt::braces(rv->str, pos, kw);
+    for (const ValuePtr &a : keep)
+      out.limited = out.limited || limits(*a);
     if (splat)
       out.complete = false;
     return makeStr(std::move(out));
@@ -534,6 +600,11 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
       out.complete = false;
       return makeStr(std::move(out));
     }
+    if (av->truncated) {
+      out.complete = false; // pieces past the item limit are not in the result
+      out.limited = true;
+    }
+    out.limited = out.limited || av->limited;
     TSNode literal = ts::unparen(arg);
     bool structural = ts::kind(literal) == K::List || ts::kind(literal) == K::Tuple;
     if (structural) {
@@ -544,6 +615,7 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
     for (size_t i = 0; i < items.size(); ++i) {
       if (out.value.size() > kMaxFoldedBytes) {
         out.complete = false;
+        out.limited = true;
         break;
       }
       if (i > 0)
@@ -554,6 +626,7 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
         sv::append(out, items[i]->str);
       else
         out.complete = false;
+      out.limited = out.limited || (items[i] && items[i]->limited);
     }
     return makeStr(std::move(out));
   }
@@ -569,6 +642,7 @@ ValuePtr Evaluator::evalMethod(TSNode receiver, llvm::StringRef method, const ts
     if (!needle->isStr() || !needle->str.complete) {
       StringValue out = rv->str;
       out.complete = false;
+      out.limited = out.limited || limits(*needle);
       return makeStr(std::move(out));
     }
     std::optional<StringValue> r;

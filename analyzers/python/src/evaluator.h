@@ -52,5 +52,7 @@ private:
 };
 
 ValuePtr unknownValue();
+/// Unknown because an evaluator limit was hit (Value::limited).
+ValuePtr limitedValue();
 
 } // namespace kbaudit::py

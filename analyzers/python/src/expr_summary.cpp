@@ -73,6 +73,7 @@ Expr ExprSummarizer::summarize(TSNode node, int scope, unsigned depth) {
     e.resolved = resolver_.resolve(ts::field(n, ts::F::Function), scope).resolved;
   }
   ValuePtr v = eval_.eval(n, scope);
+  e.limited = v->limited;
   switch (v->kind) {
   case Value::Kind::Str:
     e.string = v->str;
@@ -87,6 +88,15 @@ Expr ExprSummarizer::summarize(TSNode node, int scope, unsigned depth) {
       // A `*rest` item summarises as written, kind Other: its contents are unknown.
       for (const SeqItem &item : v->items)
         e.elements.push_back(summarize(item.node, item.scope, depth + 1));
+      // Items past the evaluator's limit are unknown, not absent: an element that folds to
+      // nothing says so to every reader of the list (an embedded source list reports it).
+      if (v->truncated) {
+        Expr rest;
+        rest.limited = true;
+        rest.text = "<items past the first " + std::to_string(v->items.size()) + ", not evaluated>";
+        rest.lines = e.lines;
+        e.elements.push_back(std::move(rest));
+      }
     }
     break;
   default:

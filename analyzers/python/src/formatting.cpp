@@ -329,6 +329,7 @@ bool appendFormatted(StringValue &out, const Value *v, llvm::StringRef spec, cha
     sv::appendText(out, *f, line);
     if (!v->str.complete)
       out.complete = false;
+    out.limited = out.limited || v->str.limited;
     return true;
   }
   if (v->isStr() && spec.empty()) {
@@ -350,12 +351,15 @@ bool appendFormatted(StringValue &out, const Value *v, llvm::StringRef spec, cha
   sv::appendText(out, *f, line);
   if (v->isStr() && !v->str.complete)
     out.complete = false;
+  if (v->isStr())
+    out.limited = out.limited || v->str.limited;
   return true;
 }
 
 StringValue percent(const StringValue &tmpl, const std::vector<const Value *> &args) {
   StringValue out;
   out.complete = tmpl.complete;
+  out.limited = tmpl.limited;
   llvm::StringRef t(tmpl.value);
   sv::OriginCursor cur(tmpl);
   size_t next = 0;
@@ -494,6 +498,7 @@ StringValue braces(const StringValue &tmpl, const std::vector<const Value *> &po
                    const std::map<std::string, const Value *, std::less<>> &keywords) {
   StringValue out;
   out.complete = tmpl.complete;
+  out.limited = tmpl.limited;
   llvm::StringRef t(tmpl.value);
   sv::OriginCursor cur(tmpl);
   size_t autoIndex = 0;

@@ -2,6 +2,7 @@
 
 #include "evaluator.h"
 #include "extractor.h"
+#include "nesting_scan.h"
 #include "parse.h"
 #include "resolver.h"
 #include "scope.h"
@@ -13,6 +14,24 @@ PythonFacts analyze(std::string_view source) {
   try {
     ParseResult parsed = parse(source);
     facts.diagnostics = std::move(parsed.diagnostics);
+    // Past CPython's own nesting limits the parser's tree is no reliable view of the file
+    // (300 nested `if`s parse as syntax errors, and the walkers stop earlier still).
+    if (const TextNesting depth = measureNesting(source);
+        depth.indentLevels > kCpythonMaxIndent || depth.brackets > kCpythonMaxBrackets) {
+      const bool indent = depth.indentLevels > kCpythonMaxIndent;
+      const unsigned line = indent ? depth.indentLine : depth.bracketLine;
+      Diagnostic d;
+      d.severity = Diagnostic::Severity::Warning;
+      d.code = "nesting-too-deep";
+      d.message = indent ? "statements nested " + std::to_string(depth.indentLevels) +
+                               " indentation levels deep (CPython stops at " + std::to_string(kCpythonMaxIndent) +
+                               ") at line " + std::to_string(line) + " were not analysed reliably"
+                         : std::to_string(depth.brackets) + " brackets open at once (CPython stops at " +
+                               std::to_string(kCpythonMaxBrackets) + ") at line " + std::to_string(line) +
+                               " were not analysed reliably";
+      d.lines = LineRange{line, line};
+      facts.diagnostics.push_back(std::move(d));
+    }
     if (!parsed.tree)
       return facts;
     // After a repair the tree indexes the repaired text (same offsets, error lines blanked).

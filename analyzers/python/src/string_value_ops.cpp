@@ -85,6 +85,7 @@ std::optional<std::string> decodeHex(llvm::StringRef text) {
 void append(StringValue &out, const StringValue &tail) {
   if (!tail.complete)
     out.complete = false;
+  out.limited = out.limited || tail.limited;
   if (tail.value.empty())
     return;
   size_t firstLine = 0;
@@ -129,6 +130,7 @@ void appendRange(StringValue &out, const StringValue &src, size_t begin, size_t 
 StringValue slice(const StringValue &s, size_t begin, size_t end) {
   StringValue out;
   out.complete = s.complete;
+  out.limited = s.limited;
   appendRange(out, s, begin, end);
   return out;
 }
@@ -137,6 +139,7 @@ StringValue replaceAll(const StringValue &s, llvm::StringRef needle,
                        const std::optional<StringValue> &replacement) {
   StringValue out;
   out.complete = s.complete && replacement.has_value() && replacement->complete;
+  out.limited = s.limited || (replacement && replacement->limited);
   if (needle.empty()) { // Python inserts between characters; never seen in practice
     out = s;
     out.complete = false;
@@ -191,6 +194,7 @@ StringValue dedent(const StringValue &s) {
   }
   StringValue out;
   out.complete = s.complete;
+  out.limited = s.limited;
   size_t lineIdx = 0;
   size_t i = 0;
   while (i < v.size()) {
@@ -231,10 +235,12 @@ StringValue strip(const StringValue &s, StripSide side, std::optional<llvm::Stri
 StringValue repeat(const StringValue &s, long long times, size_t maxBytes) {
   StringValue out;
   out.complete = s.complete;
+  out.limited = s.limited;
   if (times <= 0 || s.value.empty())
     return out;
   if (static_cast<double>(times) * static_cast<double>(s.value.size()) > static_cast<double>(maxBytes)) {
     out.complete = false; // "=" * 80 is a banner; "x" * 10**11 is not worth materialising
+    out.limited = true;
     return out;
   }
   out.value.reserve(static_cast<size_t>(times) * s.value.size());

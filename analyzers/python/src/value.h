@@ -27,6 +27,12 @@ struct Value {
   bool isInt = false;
   bool boolean = false;
   std::vector<SeqItem> items;
+  /// A Seq whose items went past the evaluator's item limit: the items beyond it are missing,
+  /// so a string built from this sequence is incomplete.
+  bool truncated = false;
+  /// An Unknown that is unknown because a limit of the evaluator was hit (depth, size, an
+  /// expression form it does not fold), not because the value exists only at run time.
+  bool limited = false;
 
   bool isStr() const { return kind == Kind::Str; }
   bool isNum() const { return kind == Kind::Num; }

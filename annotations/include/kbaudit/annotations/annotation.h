@@ -47,6 +47,16 @@ struct RuleSelectionInfo {
 struct KbauditBlock {
   std::string version;
   std::string contentSha256;
+  /// False when kbaudit could not see all of the solution: a parser or evaluator limit was hit,
+  /// a front end gave up or crashed, a source could not be recovered. Such a run is never
+  /// `clean` (see markIncomplete).
+  bool complete = true;
+  /// Why it is incomplete, one sentence each ("Python nested deeper than 256 levels at line 96").
+  std::vector<std::string> incomplete;
+  /// SHA-256 over what made this annotation (the kbaudit build, the options that change an
+  /// annotation, the run's files, its table row, its problem's files): a later audit into the
+  /// same folder keeps the annotation while it matches. "" when not computed.
+  std::string fingerprint;
   std::string problemDir;       ///< "" when no problem context was used
   std::string problemPrecision; ///< "" when unknown
   std::vector<rules::Finding> findings;

@@ -9,6 +9,7 @@
 #include "kbaudit/rules/finding.h"
 
 #include <string>
+#include <vector>
 
 namespace kbaudit::annotations {
 
@@ -26,10 +27,12 @@ inline constexpr std::size_t kMaxQuotes = 5;
 /// Builds the annotation. Findings below medium confidence are kept in the kbaudit block
 /// for review but do not change the verdict. Unreadable input gives verdict `bug`.
 /// `suite` (judgeBySuite's account of the run's suite profile) is recorded, and its notes on
-/// findings it lowered are summarised.
+/// findings it lowered are summarised. Where the facts do not cover the whole solution
+/// (visibilityGaps) or `gaps` names parts not analysed (a retry without the C++/CUDA front end),
+/// the run is incomplete (incomplete.h): never `clean`.
 Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleResults &results,
                       const problems::ProblemContext *problem, const std::string &version,
-                      const SuiteJudgement *suite = nullptr);
+                      const SuiteJudgement *suite = nullptr, std::vector<std::string> gaps = {});
 
 /// An annotation for a run whose solution could not be found at all.
 Annotation missingSolution(const RunInfo &run, const std::string &why, const std::string &version);
@@ -38,11 +41,6 @@ Annotation missingSolution(const RunInfo &run, const std::string &why, const std
 /// diagnostic (a worker that crashed, ran out of time or memory, a solution refused).
 Annotation unauditable(const RunInfo &run, const std::string &code, const std::string &why,
                        const std::string &version);
-
-/// A run audited with part of the analysis missing (`why`): verdict `bug`, every finding left
-/// for review (low confidence), since findings that rest on an absence are unfounded and the
-/// absence of findings proves nothing.
-void markIncomplete(Annotation &a, const std::string &why);
 
 /// True when the finding may decide the verdict.
 bool decisive(const rules::Finding &f);

@@ -45,6 +45,11 @@ struct RuleMeta {
   /// What the facts must establish for a medium/high (decisive) finding; anything less is
   /// reported at low confidence, for review.
   std::string decisiveWhen;
+  /// The finding rests on something not being there (no authored kernel reached, no write to
+  /// the output, no join of a worker): `rests_on: absence` in the YAML. Where part of the
+  /// solution was not analysed the missing part may hold it, so the finding is left for review;
+  /// a finding that rests on what was seen (`presence`, the default) still decides.
+  bool restsOnAbsence = false;
   std::string rationale;
   std::vector<std::string> references;
   std::vector<std::string> needs; ///< python, cxx, triton, problem, runtime

@@ -16,6 +16,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbaudit::runtime {
@@ -85,6 +86,10 @@ struct RuntimeReport {
 
 /// Runs every probe for the solution (a solution.py or its run directory) against `problem`.
 /// Never throws; failures are described in the report.
+/// Each probe works on a private copy in `$TMPDIR/kbaudit-probe-<pid>-XXXXXX`; commands that run
+/// probes first remove the copies whose owner is gone (lifetime::removeStaleDirs).
+inline constexpr std::string_view kProbeDirPrefix = "kbaudit-probe";
+
 RuntimeReport runProbes(const std::filesystem::path &solution, const problems::ProblemContext &problem,
                         const ProbeOptions &options = {});
 

@@ -31,6 +31,10 @@ struct StringValue {
   /// False when some part could not be folded (a runtime value interpolated, an unknown
   /// call); the unknown parts are left out of `value`.
   bool complete = true;
+  /// Some left-out part was left out by a limit of kbaudit's own (the evaluator's depth, item
+  /// or size budget, an expression form it does not fold), not because it is a run-time value:
+  /// a reader must treat it as unseen.
+  bool limited = false;
 };
 
 enum class ExprKind {
@@ -47,6 +51,8 @@ struct Expr {
   std::optional<double> number;      ///< when it folds to a number
   /// Items of a List/Tuple/Set literal, or of the list/tuple a Name is bound to.
   std::vector<Expr> elements;
+  /// No value was folded because a limit of kbaudit's evaluator was hit (see StringValue::limited).
+  bool limited = false;
   LineRange lines;
 };
 

@@ -1,0 +1,132 @@
+#include "run_fingerprint.h"
+
+#include "runs.h"
+
+#include "kbaudit/source/source_file.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/SHA256.h>
+
+#include <algorithm>
+#include <variant>
+#include <vector>
+
+#include <sys/stat.h>
+
+namespace kbaudit::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Files of one run hashed by content up to this much in all; past it (a run directory holding
+// checkpoints) by size and modification time, which a change of content also changes.
+constexpr std::size_t kMaxHashedBytes = 64u << 20;
+constexpr std::size_t kMaxRunFiles = 256;
+
+class Hasher {
+public:
+  /// A field, length-prefixed so that no two different sequences of fields hash alike.
+  void field(std::string_view name, std::string_view value) {
+    for (std::string_view part : {name, value}) {
+      const std::string size = std::to_string(part.size()) + ":";
+      sha_.update(llvm::StringRef(size));
+      sha_.update(llvm::StringRef(part.data(), part.size()));
+    }
+  }
+
+  void file(const fs::path &path, std::size_t &budget) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+      field(path.filename().string(), "<absent>");
+      return;
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      field(path.filename().string(), "<link> " + fs::read_symlink(path, ec).string());
+      if (::stat(path.c_str(), &st) != 0)
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      field(path.filename().string(), "<not a regular file>");
+      return;
+    }
+    if (static_cast<std::size_t>(st.st_size) <= budget) {
+      std::variant<std::string, Diagnostic> bytes = readRegularFile(path, budget);
+      if (const auto *text = std::get_if<std::string>(&bytes)) {
+        budget -= text->size();
+        field(path.filename().string(), *text);
+        return;
+      }
+    }
+    field(path.filename().string(), "<size " + std::to_string(st.st_size) + " mtime " +
+                                        std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ">");
+  }
+
+  std::string hex() { return llvm::toHex(sha_.final(), /*LowerCase=*/true); }
+
+private:
+  llvm::SHA256 sha_;
+};
+
+std::string rowText(const Evaluation &e) {
+  const auto num = [](const std::optional<double> &v) { return v ? std::to_string(*v) : std::string("-"); };
+  return e.table.string() + "|" + std::to_string(e.row) + "|" + e.model + "|" + e.harness + "|" + e.gpu + "|" +
+         e.effort + "|" + e.level + "|" + e.problem + "|" + e.precision + "|" + num(e.atol) + "|" + num(e.rtol) + "|" +
+         (e.correct ? (*e.correct ? "1" : "0") : "-") + "|" + num(e.speedup) + "|" + e.suite + "|" +
+         num(e.peakFraction) + "|" + e.solutionPath + "|" + e.unusable;
+}
+
+} // namespace
+
+std::string sha256Hex(std::string_view text) {
+  llvm::SHA256 sha;
+  sha.update(llvm::StringRef(text.data(), text.size()));
+  return llvm::toHex(sha.final(), /*LowerCase=*/true);
+}
+
+std::string buildIdentity() {
+  std::string id = version();
+  struct stat st {};
+  if (::stat("/proc/self/exe", &st) == 0)
+    id += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+          std::to_string(st.st_mtim.tv_nsec);
+  return id;
+}
+
+std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const problems::ProblemContext *problem) {
+  Hasher h;
+  std::size_t budget = kMaxHashedBytes;
+  h.field("options", optionsKey);
+  h.field("run", run.id);
+  h.field("solution", run.solution.string());
+  std::error_code ec;
+  if (!run.explicitFile && !run.evaluation && run.solution.parent_path() == run.dir && fs::is_directory(run.dir, ec)) {
+    // A run directory: the solution, its sidecars, meta.json and result.json all count.
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(run.dir, ec), end; it != end && !ec && files.size() < kMaxRunFiles; it.increment(ec))
+      files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path &f : files)
+      h.file(f, budget);
+  } else {
+    h.file(run.solution, budget);
+    for (const char *name : {"meta.json", "result.json"})
+      h.file(run.dir / name, budget);
+  }
+  if (run.evaluation)
+    h.field("row", rowText(*run.evaluation));
+  if (problem) {
+    h.field("problem", problem->dir.string());
+    h.file(problem->dir / "problem.yaml", budget);
+    h.file(problem->reference.path, budget);
+    fs::path up = problem->dir;
+    for (int level = 0; level < 2 && !up.empty(); ++level) {
+      up = up.parent_path();
+      h.file(up / "problem_baselines.json", budget);
+    }
+  }
+  return h.hex();
+}
+
+} // namespace kbaudit::cli
