@@ -1,6 +1,7 @@
 #include "runs.h"
 
 #include "args.h"
+#include "compile_options.h"
 #include "config.h"
 #include "run_score.h"
 
@@ -280,6 +281,11 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     if (!options.runtime)
       return std::nullopt;
   }
+  const std::optional<CompileChoice> compile = compileChoiceFrom(args, command, command == "check", err);
+  if (!compile)
+    return std::nullopt;
+  options.compile = compile->options;
+  options.compileArchGiven = compile->archGiven;
   return options;
 }
 
@@ -458,6 +464,11 @@ annotations::Annotation auditRunUnrecorded(const RunTarget &run, const AuditOpti
 
   AnalysisOptions analysis;
   analysis.cxx = options.degraded.empty();
+  if (options.compile && options.degraded.empty()) {
+    analysis.compile = options.compile;
+    if (!options.compileArchGiven)
+      chooseArch(*analysis.compile, problem ? &*problem : nullptr, run.evaluation ? run.evaluation->gpu : meta.gpu);
+  }
   const Facts facts = analyzeSolution(run.solution, analysis);
   // The suite's harness facts (weights, declared precision, default tolerance) shape what the
   // rules see; a table row's own precision and tolerance then override the suite's defaults.
