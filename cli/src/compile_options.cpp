@@ -20,6 +20,9 @@ std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::stri
     return choice;
   compiled::CompileOptions o;
   o.cacheDir = compiled::defaultCacheDir();
+  // A cold torch extension compile took up to 160 s on a loaded 2-core machine (and ran past 300 s
+  // once with a build beside it): the command line allows more than the library's default.
+  o.timeoutSeconds = 600;
   if (auto c = args.value("compile-cache"))
     o.cacheDir = *c;
   if (auto t = args.value("compile-timeout")) {

@@ -25,7 +25,7 @@ constexpr std::string_view kCheckOptions = R"(  -                        read th
   --arch ARCH              compile for this architecture or GPU (sm_90a, B200); default: the problem's
                            hardware, the run's gpu, else sm_90a
   --compile-cache DIR      compile cache (default $KBAUDIT_COMPILE_CACHE, else ~/.cache/kbaudit/compiled)
-  --compile-timeout S      wall-clock limit of one source's compile (default 300)
+  --compile-timeout S      wall-clock limit of one source's compile (default 600)
 exit: 0 clean, 1 reward_hack/rubric_leak (see --fail-on), 2 usage or unreadable input, 3 internal error
 )";
 
