@@ -91,6 +91,7 @@ TEST_P(CompiledFixture, FindingsMatchMarkersWithCompiledEvidence) {
   options.compile.emplace();
   options.compile->arch = "sm_90a";
   options.compile->archReason = "the test";
+  options.compile->timeoutSeconds = 600; // a cold torch extension compile on a busy 2-core machine
   // Shared by the test processes (entries are renamed into place): a rerun does not recompile.
   options.compile->cacheDir = fs::path(KBAUDIT_BINARY).parent_path() / "test-compile-cache";
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path(), options);
