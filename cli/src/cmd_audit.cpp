@@ -1,6 +1,7 @@
 #include "args.h"
 #include "commands.h"
 #include "output_lock.h"
+#include "compile_options.h"
 #include "runs.h"
 #include "worker_pool.h"
 
@@ -71,8 +72,10 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::string error;
   std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
+  valued.insert(kCompileOptions.begin(), kCompileOptions.end());
   std::set<std::string> flags = {"quiet", "in-process", "fresh"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
+  flags.insert(kCompileFlags.begin(), kCompileFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
   if (!args || args->positionals().size() != 1 || !args->value("out")) {
     err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N] [--shard K/N]" : error)
@@ -154,6 +157,9 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   // The probes bring their own budget; the worker's limit must not cut it short.
   if (options.runtime && !args->value("run-timeout"))
     limits.wall += std::chrono::duration_cast<std::chrono::seconds>(options.runtime->limits.wall);
+  // So does a cold compile (one unit's time limit; most runs have one CUDA unit).
+  if (options.compile && !args->value("run-timeout"))
+    limits.wall += std::chrono::seconds(static_cast<long>(options.compile->timeoutSeconds));
   const auto start = std::chrono::steady_clock::now();
   ProgressLine progress(progressSinkFor(err, args->has("quiet")), runs.size());
   std::map<std::string, unsigned> verdicts;

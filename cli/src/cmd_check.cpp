@@ -1,5 +1,6 @@
 #include "args.h"
 #include "commands.h"
+#include "compile_options.h"
 #include "runs.h"
 #include "worker_pool.h"
 
@@ -15,6 +16,7 @@
 #include "kbaudit/cli/cli.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <ostream>
@@ -35,8 +37,11 @@ annotations::Annotation auditIsolated(const RunTarget &target, const AuditOption
     return auditRun(target, options);
   std::optional<annotations::Annotation> result;
   std::string failure;
+  WorkerLimits limits;
+  if (options.compile) // a cold compile brings its own time limit; the worker's must not cut it short
+    limits.wall += std::chrono::seconds(static_cast<long>(options.compile->timeoutSeconds));
   runInWorkers(
-      1, 1, WorkerLimits{}, [&](std::size_t) { return annotations::toYaml(auditRun(target, options)); },
+      1, 1, limits, [&](std::size_t) { return annotations::toYaml(auditRun(target, options)); },
       [&](std::size_t, WorkerOutcome o) {
         if (o.status == WorkerOutcome::Status::Ok) {
           try {
@@ -85,8 +90,10 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::string error;
   std::set<std::string> valued = {"problem", "format", "output-format", "select", "ignore", "stdin-filename"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
+  valued.insert(kCompileOptions.begin(), kCompileOptions.end());
   std::set<std::string> flags = {"statistics"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
+  flags.insert(kCompileFlags.begin(), kCompileFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
   const std::optional<std::string> stdinName = args ? args->value("stdin-filename") : std::nullopt;
   std::vector<std::string> inputs = args ? args->positionals() : std::vector<std::string>{};

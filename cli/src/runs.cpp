@@ -1,6 +1,7 @@
 #include "runs.h"
 
 #include "args.h"
+#include "compile_options.h"
 #include "config.h"
 #include "run_fingerprint.h"
 #include "run_score.h"
@@ -210,6 +211,11 @@ std::string fingerprintKey(const AuditOptions &options, const std::vector<fs::pa
     for (int seed : r->seeds)
       key += " " + std::to_string(seed);
   }
+  // The compiler's output is part of the evidence; the toolkit it came from is named in the
+  // annotation, and a different one may emit different instructions.
+  if (const auto &c = options.compile)
+    key += "\ncompile: " + (options.compileArchGiven ? c->arch : std::string("per-run")) + " " + c->nvcc + " " +
+           c->torchInclude;
   return key;
 }
 
@@ -319,6 +325,11 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     if (!options.runtime)
       return std::nullopt;
   }
+  const std::optional<CompileChoice> compile = compileChoiceFrom(args, command, command == "check", err);
+  if (!compile)
+    return std::nullopt;
+  options.compile = compile->options;
+  options.compileArchGiven = compile->archGiven;
   options.fingerprintKey = fingerprintKey(options, suiteDirs);
   return options;
 }
@@ -546,6 +557,11 @@ annotations::Annotation analyse(const RunTarget &run, const AuditOptions &option
                                 const RunMeta &meta, std::optional<problems::ProblemContext> problem) {
   AnalysisOptions analysis;
   analysis.cxx = options.degraded.empty();
+  if (options.compile && options.degraded.empty()) {
+    analysis.compile = options.compile;
+    if (!options.compileArchGiven)
+      chooseArch(*analysis.compile, problem ? &*problem : nullptr, run.evaluation ? run.evaluation->gpu : meta.gpu);
+  }
   const Facts facts = analyzeSolution(run.solution, analysis);
   // The suite's harness facts (weights, declared precision, default tolerance) shape what the
   // rules see; a table row's own precision and tolerance then override the suite's defaults.

@@ -3,6 +3,7 @@
 // Finding runs on disk and auditing one of them.
 
 #include "kbaudit/annotations/annotation.h"
+#include "kbaudit/compiled/compile.h"
 #include "kbaudit/problems/suite_profile.h"
 #include "kbaudit/rules/engine.h"
 #include "kbaudit/runtime/probe.h"
@@ -86,6 +87,10 @@ struct AuditOptions {
   /// Non-empty: an annotation in this folder whose fingerprint matches the run's is kept as it
   /// is instead of auditing the run again (audit into a folder a killed audit left behind).
   std::filesystem::path keepFrom;
+  /// Compile the CUDA sources (the compiled front end); nullopt: source facts only. The arch is
+  /// chosen per run (compile_options.h) unless --arch fixed it.
+  std::optional<compiled::CompileOptions> compile;
+  bool compileArchGiven = false;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.

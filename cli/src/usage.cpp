@@ -21,6 +21,11 @@ constexpr std::string_view kCheckOptions = R"(  -                        read th
   --suites DIR             also read the suite profiles (*.yaml) in DIR (repeatable)
   --runtime                also run the sandboxed runtime probes (needs --problem)
   --device auto|cuda|cpu   --python PATH   --probe-timeout S   --seeds 0,1,2   (with --runtime)
+  --no-compile             do not compile the CUDA sources with nvcc (compiled evidence is on by default)
+  --arch ARCH              compile for this architecture or GPU (sm_90a, B200); default: the problem's
+                           hardware, the run's gpu, else sm_90a
+  --compile-cache DIR      compile cache (default $KBAUDIT_COMPILE_CACHE, else ~/.cache/kbaudit/compiled)
+  --compile-timeout S      wall-clock limit of one source's compile (default 600)
 exit: 0 clean, 1 reward_hack/rubric_leak (see --fail-on), 2 usage or unreadable input, 3 internal error
 )";
 
@@ -33,8 +38,11 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
   --fail-on CLASSES        exit 1 when some run matches (audit gates only when asked)
   --quiet                  no progress line and no summary
   --runtime                also run the runtime probes (--device, --python, --probe-timeout, --seeds)
+  --compile                also compile each CUDA source with nvcc and read the PTX (compiled evidence;
+                           cached, but a cold torch extension source costs tens of seconds)
+  --arch ARCH, --compile-cache DIR, --compile-timeout S   as for check (with --compile)
   --run-timeout S          wall-clock limit of one run's analysis in its worker (default 300; with
-                           --runtime, plus the probe timeout)
+                           --runtime, plus the probe timeout; with --compile, plus the compile timeout)
   --run-memory MIB         address-space limit of a worker, MiB (default 8192)
   --in-process             no worker processes: runs one after another in this process (debugging)
   --fresh                  audit every run again, also those whose annotation in --out is up to date

@@ -25,8 +25,8 @@ constexpr std::size_t kMaxForbidden = 1000;
 constexpr std::size_t kMaxEntryDiagnostics = 10;
 
 /// The keys kbaudit reads; problem.yaml holds many more (flops_formula, sota, hardware, ...).
-constexpr std::array<std::string_view, 6> kKnownKeys = {"name", "display_name", "precision", "regime", "tolerance",
-                                                       "forbidden"};
+constexpr std::array<std::string_view, 7> kKnownKeys = {"name",      "display_name", "precision", "regime",
+                                                       "tolerance", "forbidden",    "hardware"};
 
 bool isNumber(const YAML::Node &n) {
   double d = 0;
@@ -161,6 +161,22 @@ public:
                "they are ignored");
   }
 
+  /// `hardware: [H100]` (or one string): the GPUs the problem is graded on, which the compiled
+  /// front end compiles for. Entries that are not strings are ignored.
+  void hardware(const YAML::Node &root) {
+    const YAML::Node hw = root["hardware"];
+    if (!hw || hw.IsNull())
+      return;
+    if (isString(hw)) {
+      ctx_.hardware.push_back(hw.Scalar());
+      return;
+    }
+    if (hw.IsSequence())
+      for (const YAML::Node &item : hw)
+        if (isString(item) && !item.Scalar().empty())
+          ctx_.hardware.push_back(item.Scalar());
+  }
+
   /// A key one or two edits from one kbaudit reads is most likely that key misspelt, and the
   /// contract it states would otherwise be dropped without a word.
   void misspeltKeys(const YAML::Node &root) {
@@ -234,6 +250,7 @@ void readProblemYaml(ProblemContext &ctx, const fs::path &yamlPath) {
     ctx.regime = r.scalar(root, "regime");
     r.tolerance(root);
     r.forbidden(root);
+    r.hardware(root);
     r.misspeltKeys(root);
   } catch (const YAML::Exception &e) {
     malformed(yamlPath.string() + ": " + e.what());

@@ -6,6 +6,8 @@
 #include "prec001_reach.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/compiled_evidence.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -247,8 +249,11 @@ private:
 
   /// `derived`: the narrowed value is computed inside the kernel (a scaled tile, a running
   /// state), not the problem's input or weight data; a mixed-precision choice for review.
+  /// `compiled`: what the compiled kernels say about a CUDA site (semantic/compiled_evidence.h);
+  /// an MMA the compiler emits with an accumulator below the contract makes the loss certain.
   void report(LineRange lines, const std::string &site, const std::string &dtype, Reach reach,
-              std::string evidence = {}, bool derived = false) {
+              std::string evidence = {}, bool derived = false,
+              const semantic::CompiledEvidence *compiled = nullptr) {
     if (!lines.valid())
       return;
     for (unsigned l = lines.begin; l <= lines.end; ++l)
@@ -272,7 +277,14 @@ private:
     // accurate enough; the runtime differential decides, and until then it is for review.
     // A declared precision (KernelBench-v3 `precision_used`) is the contract itself: compute
     // below it breaks the contract whatever its error, as the suite's own rules say.
-    if (!confidence && ctx_.problem->precisionDeclared) {
+    const bool narrowAccumulation = compiled && compiled->state == semantic::CompiledState::Confirmed &&
+                                    below(compiled->accumulator);
+    if (compiled && !compiled->text.empty())
+      evidence = evidence.empty() ? compiled->text : evidence + "; " + compiled->text;
+    if (!confidence && narrowAccumulation) {
+      // Products and sums both round to the narrow type: certain loss, whatever the tolerance.
+      evidence += "; it accumulates in " + compiled->accumulator + ", below the contract";
+    } else if (!confidence && ctx_.problem->precisionDeclared) {
       const std::string why = "the run declared " + contract_ + " as its precision; " + dtype + " compute is below it";
       evidence = evidence.empty() ? why : evidence + "; " + why;
     } else if (!confidence) {
@@ -547,8 +559,13 @@ private:
       for (size_t i = 1; i < last; ++i)
         if (std::string d = ptxDtype(p.types[i]); below(d) && (low.empty() || bitsOf(d) < bitsOf(low)))
           low = d;
-      if (!low.empty())
-        report(p.lines, "PTX `" + p.text + "` in " + p.function, low, reach_.cxxFunction(p.function));
+      if (low.empty())
+        continue;
+      const semantic::CompiledEvidence ce =
+          semantic::compiledUse(facts_, p.source, p.function, low, semantic::CompiledUse::MmaOperand);
+      if (ce.state == semantic::CompiledState::Absent)
+        continue; // compiled, and nothing in the source computes in it: the asm is never emitted
+      report(p.lines, "PTX `" + p.text + "` in " + p.function, low, reach_.cxxFunction(p.function), {}, false, &ce);
     }
   }
 
@@ -570,8 +587,15 @@ private:
       if (!below(dtype))
         continue;
       const std::string what = arithmetic ? "`" + u.spelling + "` arithmetic" : "`" + u.spelling + "` operand type";
+      // A narrow type in the source is not narrow math until the compiler emits it: a fragment
+      // in a template nobody instantiates, or a branch the dtype dispatch never takes, emits none.
+      const semantic::CompiledEvidence ce = semantic::compiledUse(
+          facts_, u.source, u.function, dtype,
+          arithmetic ? semantic::CompiledUse::Arithmetic : semantic::CompiledUse::MmaOperand);
+      if (ce.state == semantic::CompiledState::Absent)
+        continue;
       report(u.lines, what + " in " + (u.function.empty() ? std::string("namespace scope") : u.function), dtype,
-             reach_.cxxFunction(u.function));
+             reach_.cxxFunction(u.function), {}, false, &ce);
     }
   }
 

@@ -8,6 +8,7 @@
 #include "forward_entry.h"
 
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/semantic/compiled_evidence.h"
 #include "kbaudit/semantic/int4_unpack.h"
 
 #include <algorithm>
@@ -83,7 +84,8 @@ void tritonDots(const triton::TritonFacts &t, BypassEvidence &ev) {
   }
 }
 
-void ptx(const cxx::CxxFacts &c, BypassEvidence &ev) {
+void ptx(const Facts &f, BypassEvidence &ev) {
+  const cxx::CxxFacts &c = f.cxx;
   for (const cxx::PtxInstruction &p : c.ptx) {
     const bool mma = p.opcode == "mma" || p.opcode == "wgmma" || p.opcode.starts_with("tcgen05");
     if (mma) {
@@ -91,10 +93,20 @@ void ptx(const cxx::CxxFacts &c, BypassEvidence &ev) {
       const std::string a = p.types.size() >= 3 ? ptxDtype(p.types[1]) : "";
       const bool kindFp8 = std::any_of(p.modifiers.begin(), p.modifiers.end(),
                                        [](const std::string &m) { return m.find("f8f6f4") != std::string::npos; });
-      if (isFp8(a) || kindFp8)
-        add(ev.lowPrecisionCompute, p.lines, "fp8", "", p.text);
-      else if (a == "bf16" || a == "fp16" || a == "tf32")
-        add(ev.widenings, p.lines, a, "the MMA instructions take " + a + " operands", p.text);
+      const bool fp8 = isFp8(a) || kindFp8;
+      if (!fp8 && a != "bf16" && a != "fp16" && a != "tf32")
+        continue;
+      // An asm statement the compiler never emits (a template nobody instantiates, an arch guard
+      // that is off for the run's GPU) neither widens nor uses the contract precision.
+      const semantic::CompiledEvidence ce = semantic::compiledUse(f, p.source, p.function, fp8 ? "fp8e4m3" : a,
+                                                                  semantic::CompiledUse::MmaOperand);
+      if (ce.state == semantic::CompiledState::Absent)
+        continue;
+      const std::string detail = ce.text.empty() ? p.text : p.text + " (" + ce.text + ")";
+      if (fp8)
+        add(ev.lowPrecisionCompute, p.lines, "fp8", "", detail);
+      else
+        add(ev.widenings, p.lines, a, "the MMA instructions take " + a + " operands", detail);
     } else if (p.opcode == "cvt" && p.types.size() >= 2 && isFp8(ptxDtype(p.types[1])) &&
                isWideFloat(ptxDtype(p.types[0]))) {
       add(ev.widenings, p.lines, ptxDtype(p.types[0]), "device code converts fp8 operands to a wider type", p.text);
@@ -185,10 +197,36 @@ void sortByLine(std::vector<Widening> &v) {
 
 } // namespace
 
+/// MMAs the compiler emits for kernels forward reaches, whatever the source spells them with
+/// (wmma fragments, CUTLASS/CuTe templates, inline PTX): fp8 operands are the promised
+/// instructions, 16-bit or tf32 operands a widened GEMM. Kernels already quoted by a source
+/// site are not counted twice.
+void compiledMmas(const Facts &f, BypassEvidence &ev) {
+  std::set<std::string> quoted; // kernels with a widening from a source site
+  for (const semantic::CompiledMma &m : semantic::compiledMmas(f)) {
+    if (!m.reached || !m.lines.valid())
+      continue;
+    const std::string &a = m.mma->a;
+    if (isFp8(a) || m.mma->kind.find("f8f6f4") != std::string::npos) {
+      add(ev.lowPrecisionCompute, LineRange{m.lines.begin, m.lines.begin}, "fp8", "", m.text);
+      continue;
+    }
+    if (a != "bf16" && a != "fp16" && a != "tf32")
+      continue;
+    const bool covered = std::any_of(ev.widenings.begin(), ev.widenings.end(),
+                                     [&](const Widening &w) { return m.lines.overlaps(w.lines); });
+    if (covered || !quoted.insert(m.kernel->name).second)
+      continue;
+    add(ev.widenings, LineRange{m.lines.begin, m.lines.begin}, a,
+        "the compiled kernel " + m.kernel->name + " multiplies " + a + " operands on the tensor cores", m.text);
+  }
+}
+
 BypassEvidence fp8Evidence(const Facts &f) {
   BypassEvidence ev;
   tritonDots(f.triton, ev);
-  ptx(f.cxx, ev);
+  ptx(f, ev);
+  compiledMmas(f, ev);
   numericTypes(f.cxx, ev);
   forwardUpcasts(f, ev);
   sortByLine(ev.widenings);

@@ -1,38 +1,15 @@
 #pragma once
 
-// Translation units to parse. torch joins the strings of a load_inline cpp_sources or
-// cuda_sources list with "\n" into one file, so declarations in one string serve the next;
-// the units here do the same and remember where each line came from.
+// The Clang front end's units are the embedded sources' translation units (kbaudit/embed/units.h),
+// shared with the compiled front end so both read the same joined text.
 
-#include "kbaudit/embed/embedded_source.h"
-
-#include <string>
-#include <vector>
+#include "kbaudit/embed/units.h"
 
 namespace kbaudit::cxx {
 
-struct LineOrigin {
-  int source = -1;    ///< index into the sources vector, -1 when outside every source
-  unsigned line = 0;  ///< 1-indexed line in that source's text
-};
-
-struct Unit {
-  std::vector<int> sources;
-  bool cuda = true;
-  /// load_inline prepends torch's headers (<torch/extension.h> to C++, <torch/types.h>,
-  /// <cuda.h>, <cuda_runtime.h> to CUDA); the parse force-includes the same.
-  bool torchPrelude = false;
-  std::string text;
-  std::vector<LineOrigin> origins; ///< origins[i]: where unit line i+1 came from
-
-  LineOrigin origin(unsigned unitLine) const {
-    return unitLine >= 1 && unitLine <= origins.size() ? origins[unitLine - 1] : LineOrigin{};
-  }
-};
-
-/// Groups load_inline lists by (module, kind); every other source is a unit of its own.
-std::vector<Unit> planUnits(const std::vector<embed::EmbeddedSource> &sources);
-/// One source as one unit; `index` is what its facts will carry as `source`.
-Unit unitOf(const embed::EmbeddedSource &source, int index);
+using embed::LineOrigin;
+using embed::planUnits;
+using embed::Unit;
+using embed::unitOf;
 
 } // namespace kbaudit::cxx

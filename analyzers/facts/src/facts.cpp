@@ -38,11 +38,45 @@ std::vector<Diagnostic> Facts::diagnostics() const {
     }
     all.push_back(std::move(d));
   }
+  // Which evidence the findings rest on: the architecture (and why) and the toolkit compiled for.
+  unsigned compiledUnits = 0, cachedUnits = 0;
+  for (const compiled::CompiledUnit &u : compiled.units)
+    if (u.status == compiled::UnitStatus::Compiled) {
+      ++compiledUnits;
+      cachedUnits += u.cached;
+    }
+  if (compiledUnits > 0) {
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::Note;
+    d.code = "compiled";
+    d.message = std::to_string(compiledUnits) + " CUDA unit(s) compiled for " + compiled.arch + " (" +
+                compiled.archReason + ") with " + compiled.toolkit + " (" + std::to_string(cachedUnits) +
+                " from the compile cache); findings on them rest on the PTX";
+    all.push_back(std::move(d));
+  }
+  // What the compiled front end could not see is said, never read as a clearance.
+  for (const compiled::CompiledUnit &u : compiled.units) {
+    if (u.status == compiled::UnitStatus::Compiled || u.status == compiled::UnitStatus::NotDevice)
+      continue;
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::Note;
+    d.code = "not-compiled";
+    d.message = "CUDA source not compiled for " + u.arch + " (" + compiled::unitStatusName(u.status) + ": " + u.why +
+                "); its findings rest on source facts";
+    if (!u.errors.empty() && u.errors.front().line && u.errors.front().source >= 0 &&
+        static_cast<size_t>(u.errors.front().source) < embedded.sources.size()) {
+      d.lines = LineRange{u.errors.front().line, u.errors.front().line};
+      d.file = embedded.sources[static_cast<size_t>(u.errors.front().source)].file;
+    }
+    else if (!u.sources.empty() && static_cast<size_t>(u.sources.front()) < embedded.sources.size())
+      d.lines = embedded.sources[static_cast<size_t>(u.sources.front())].origin_lines;
+    all.push_back(std::move(d));
+  }
   return all;
 }
 
 Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir, const AnalysisOptions &options) {
-  Facts facts{std::move(source), {}, {}, {}, {}, {}};
+  Facts facts{std::move(source), {}, {}, {}, {}, {}, {}};
   // A file that could not be read as text has no facts; its diagnostics say why.
   if (!facts.source.analyzable())
     return facts;
@@ -54,6 +88,8 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir,
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
   if (options.cxx)
     facts.cxx = cxx::analyzeEmbedded(facts.embedded);
+  if (options.compile)
+    facts.compiled = compiled::compileEmbedded(facts.embedded, *options.compile);
   facts.triton = triton::analyze(facts.python);
   facts.kernels = kernels::buildInventory(facts.python, facts.embedded, facts.cxx, facts.triton);
   return facts;

@@ -112,6 +112,7 @@ struct ProblemContext {
   std::string suite;
   unsigned suiteVersion = 0;
   std::vector<std::string> forbidden; ///< problem.yaml forbidden, as written
+  std::vector<std::string> hardware;  ///< problem.yaml hardware, as written ("H100")
   ReferenceSummary reference;
   std::optional<SuitePolicy> policy;
   std::vector<Diagnostic> diagnostics;

@@ -1,17 +1,17 @@
-#include "units.h"
+#include "kbaudit/embed/units.h"
 
 #include <map>
 #include <utility>
 
-namespace kbaudit::cxx {
+namespace kbaudit::embed {
 
 namespace {
 
-bool isLoadInline(const embed::EmbeddedSource &s) {
-  return s.origin == embed::Origin::LoadInlineCpp || s.origin == embed::Origin::LoadInlineCuda;
+bool isLoadInline(const EmbeddedSource &s) {
+  return s.origin == Origin::LoadInlineCpp || s.origin == Origin::LoadInlineCuda;
 }
 
-void append(Unit &u, const embed::EmbeddedSource &s, int index) {
+void append(Unit &u, const EmbeddedSource &s, int index) {
   if (!u.sources.empty())
     u.text += '\n';
   u.sources.push_back(index);
@@ -25,7 +25,7 @@ void append(Unit &u, const embed::EmbeddedSource &s, int index) {
 
 } // namespace
 
-Unit unitOf(const embed::EmbeddedSource &source, int index) {
+Unit unitOf(const EmbeddedSource &source, int index) {
   Unit u;
   u.cuda = source.language == embed::Language::Cuda;
   u.torchPrelude = isLoadInline(source);
@@ -33,11 +33,11 @@ Unit unitOf(const embed::EmbeddedSource &source, int index) {
   return u;
 }
 
-std::vector<Unit> planUnits(const std::vector<embed::EmbeddedSource> &sources) {
+std::vector<Unit> planUnits(const std::vector<EmbeddedSource> &sources) {
   std::vector<Unit> units;
-  std::map<std::pair<int, embed::Origin>, size_t> joined; // (module, origin) -> unit
+  std::map<std::pair<int, Origin>, size_t> joined; // (module, origin) -> unit
   for (size_t i = 0; i < sources.size(); ++i) {
-    const embed::EmbeddedSource &s = sources[i];
+    const EmbeddedSource &s = sources[i];
     const int index = static_cast<int>(i);
     if (!isLoadInline(s) || s.module < 0) {
       units.push_back(unitOf(s, index));
@@ -55,4 +55,4 @@ std::vector<Unit> planUnits(const std::vector<embed::EmbeddedSource> &sources) {
   return units;
 }
 
-} // namespace kbaudit::cxx
+} // namespace kbaudit::embed

@@ -1,0 +1,126 @@
+#include "cache.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/SHA256.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace kbaudit::compiled {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kMagic = "kbaudit-compile-cache 1";
+
+void section(std::ostream &out, const char *name, const std::string &body) {
+  out << "section " << name << ' ' << body.size() << '\n' << body << '\n';
+}
+
+} // namespace
+
+std::string cacheKey(const std::vector<std::string> &parts) {
+  llvm::SHA256 hasher;
+  for (const std::string &p : parts) {
+    const std::string len = std::to_string(p.size()) + ":";
+    hasher.update(llvm::StringRef(len));
+    hasher.update(llvm::StringRef(p));
+  }
+  return llvm::toHex(hasher.final(), /*LowerCase=*/true);
+}
+
+fs::path CompileCache::pathOf(const std::string &key) const { return dir_ / key.substr(0, 2) / (key + ".entry"); }
+
+std::optional<CacheEntry> CompileCache::load(const std::string &key) const {
+  if (!enabled() || key.size() < 8)
+    return std::nullopt;
+  std::ifstream in(pathOf(key), std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::string line;
+  if (!std::getline(in, line) || line != kMagic)
+    return std::nullopt;
+  CacheEntry e;
+  bool haveStatus = false;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string word;
+    words >> word;
+    if (word == "status") {
+      std::string name;
+      words >> name;
+      const std::optional<UnitStatus> s = unitStatusFromName(name);
+      if (!s)
+        return std::nullopt;
+      e.status = *s;
+      haveStatus = true;
+    } else if (word == "seconds") {
+      words >> e.seconds;
+    } else if (word == "section") {
+      std::string name;
+      std::size_t size = 0;
+      if (!(words >> name >> size) || size > (256u << 20))
+        return std::nullopt;
+      std::string body(size, '\0');
+      if (!in.read(body.data(), static_cast<std::streamsize>(size)) || in.get() != '\n')
+        return std::nullopt;
+      if (name == "why")
+        e.why = std::move(body);
+      else if (name == "log")
+        e.log = std::move(body);
+      else if (name == "ptx")
+        e.ptx = std::move(body);
+      else if (name == "ptxas")
+        e.ptxasLog = std::move(body);
+      else if (name == "ptxas-error")
+        e.ptxasError = std::move(body);
+    } else if (word == "end") {
+      return haveStatus ? std::optional<CacheEntry>(std::move(e)) : std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt; // truncated: no end marker
+}
+
+bool CompileCache::store(const std::string &key, const CacheEntry &e) const {
+  if (!enabled() || key.size() < 8)
+    return false;
+  static std::atomic<unsigned> counter{0};
+  const fs::path target = pathOf(key);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec)
+    return false;
+  const fs::path tmp = target.parent_path() / ("." + key + "." + std::to_string(::getpid()) + "." +
+                                               std::to_string(counter.fetch_add(1)) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      return false;
+    out << kMagic << '\n' << "status " << unitStatusName(e.status) << '\n' << "seconds " << e.seconds << '\n';
+    section(out, "why", e.why);
+    section(out, "log", e.log);
+    section(out, "ptx", e.ptx);
+    section(out, "ptxas", e.ptxasLog);
+    section(out, "ptxas-error", e.ptxasError);
+    out << "end\n";
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+} // namespace kbaudit::compiled
