@@ -16,6 +16,8 @@ const char *gapPrefix(const std::string &code) {
     return "the Python front end stopped: ";
   // Not `embed-unresolved`/`embed-partial`: a source computed at run time (a call, a file read,
   // templating with computed values) is not a limit of kbaudit's, and honest solutions do it.
+  if (code == "code-built-at-run-time")
+    return "code the solution runs from a string was not analysed: ";
   if (code == "embed-limit")
     return "an embedded C++/CUDA source was not recovered in full: ";
   return nullptr;

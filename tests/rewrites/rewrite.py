@@ -574,6 +574,18 @@ def hash_for_id(source):
     return reparsed(tree, source) if count else None
 
 
+def exec_module(source):
+    """The whole module run through `exec` of one constant string (a raw triple-quoted literal
+    holding it verbatim): module code, executed in the module's own globals."""
+    body = "".join(line + "\n" for line in source.splitlines() if not MARKER.match(line))
+    if body.rstrip("\n").endswith("\\"):
+        return None
+    for quote in ("'''", '"""'):
+        if quote not in body:
+            return markers(source) + "exec(r" + quote + body + quote + ")\n"
+    return None
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -588,6 +600,7 @@ AST_REWRITES = {
     "class_static": class_static,
     "passthrough_decorator": passthrough_decorator,
     "hash_for_id": hash_for_id,
+    "exec_module": exec_module,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,

@@ -2,6 +2,7 @@
 
 #include "kbaudit/cxx/frontend.h"
 #include "kbaudit/embed/bundle.h"
+#include "kbaudit/python/executed_code.h"
 #include "kbaudit/python/frontend.h"
 #include "kbaudit/triton/analyze.h"
 
@@ -84,7 +85,8 @@ Facts analyzeSource(SourceFile source, const std::filesystem::path &solutionDir,
   // first banner is Python, and the appended files are sources on known lines.
   const std::string_view text = facts.source.text();
   const embed::Bundle bundle = embed::splitBundle(text);
-  facts.python = py::analyze(text.substr(0, bundle.pythonBytes));
+  // Code run from constant strings (exec/compile) is read as code, on the lines it is written on.
+  facts.python = py::analyzeWithExecutedCode(text.substr(0, bundle.pythonBytes));
   facts.embedded = embed::extract(facts.python, solutionDir, bundle.files);
   if (options.cxx)
     facts.cxx = cxx::analyzeEmbedded(facts.embedded);
