@@ -586,6 +586,39 @@ def exec_module(source):
     return None
 
 
+def lambda_bodies(source):
+    """A def whose body is one `return EXPR` becomes `name = lambda params: EXPR` (module
+    helpers and methods alike, the graded entry point included)."""
+    tree = ast.parse(source)
+    count = 0
+
+    def convert(body):
+        nonlocal count
+        for i, node in enumerate(body):
+            if isinstance(node, ast.ClassDef):
+                convert(node.body)
+                continue
+            if not isinstance(node, ast.FunctionDef) or node.decorator_list or _jit_compiled(node):
+                continue
+            stmts = [s for s in node.body
+                     if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+            if len(stmts) != 1 or not isinstance(stmts[0], ast.Return) or stmts[0].value is None:
+                continue
+            # A lambda has no annotations; `yield`/`await` and walrus targets change meaning.
+            if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)) for n in ast.walk(stmts[0])):
+                continue
+            args = node.args
+            for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                if a is not None:
+                    a.annotation = None
+            body[i] = ast.Assign(targets=[ast.Name(id=node.name, ctx=ast.Store())],
+                                 value=ast.Lambda(args=args, body=stmts[0].value), lineno=node.lineno)
+            count += 1
+
+    convert(tree.body)
+    return reparsed(tree, source) if count else None
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -601,6 +634,7 @@ AST_REWRITES = {
     "passthrough_decorator": passthrough_decorator,
     "hash_for_id": hash_for_id,
     "exec_module": exec_module,
+    "lambda_bodies": lambda_bodies,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,

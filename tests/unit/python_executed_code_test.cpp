@@ -1,5 +1,6 @@
 // Code a solution runs from a string: a constant one is read as the module code it is, on the
 // lines it is written on; anything else is a gap that makes the run incomplete, never an absence.
+// And a lambda bound to a name is the function of that name.
 
 #include "kbaudit/annotations/incomplete.h"
 #include "kbaudit/facts.h"
@@ -91,4 +92,25 @@ TEST(PythonExecutedCode, NoExecNoChange) {
   EXPECT_EQ(plain.calls.size(), read.calls.size());
   EXPECT_EQ(plain.functions.size(), read.functions.size());
   EXPECT_EQ(read.diagnostics.size(), plain.diagnostics.size());
+}
+
+TEST(PythonExecutedCode, ALambdaBoundToANameIsThatFunction) {
+  const Facts f = factsOf("import torch\n"
+                          "helper = lambda a, b={'k': 1}: torch.mm(a,\n"
+                          "    a)\n"
+                          "class ModelNew(torch.nn.Module):\n"
+                          "    forward = lambda self, x: helper(x)  # note: a comment\n"
+                          "def outer():\n"
+                          "    inner = lambda y: y.half()\n"
+                          "    return inner\n");
+  const py::Function *forward = f.python.findFunction("ModelNew.forward");
+  ASSERT_NE(forward, nullptr);
+  EXPECT_EQ(forward->lines.begin, 5u);
+  EXPECT_NE(f.python.findFunction("helper"), nullptr);
+  EXPECT_TRUE(hasCall(f, "torch.mm", 2, "helper"));
+  EXPECT_TRUE(hasCall(f, "helper", 5, "ModelNew.forward"));
+  // A closure inside a def stays where it is: read as part of its function.
+  EXPECT_EQ(f.python.findFunction("inner"), nullptr);
+  EXPECT_EQ(f.source.line(5), "    forward = lambda self, x: helper(x)  # note: a comment");
+  EXPECT_TRUE(annotations::visibilityGaps(f).empty());
 }

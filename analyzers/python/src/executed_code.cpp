@@ -2,6 +2,8 @@
 
 #include "kbaudit/python/frontend.h"
 
+#include "lambda_defs.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -163,6 +165,14 @@ PythonFacts analyzeWithExecutedCode(std::string_view source) {
   PythonFacts facts = analyze(source);
   std::string current(source);
   std::vector<Diagnostic> notes;
+  // Lambdas bound to names first: code in an exec'd string gets the same reading below.
+  const auto readLambdas = [&] {
+    if (std::optional<std::string> defs = lambdasAsDefs(current, facts)) {
+      current = std::move(*defs);
+      facts = analyze(current);
+    }
+  };
+  readLambdas();
   // A few rounds: code exec'd from exec'd code. Each round blanks the statements it reads, so
   // a string is never read twice.
   for (int round = 0; round < 4; ++round) {
@@ -176,6 +186,7 @@ PythonFacts analyzeWithExecutedCode(std::string_view source) {
         notes.push_back(std::move(d));
     current = std::move(*e.inlined);
     facts = analyze(current);
+    readLambdas();
     if (round == 3)
       notes.push_back(Diagnostic{Diagnostic::Severity::Warning, "code-built-at-run-time",
                                  "code executed from strings four levels deep: deeper levels were not analysed",
