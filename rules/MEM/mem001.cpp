@@ -85,6 +85,12 @@ private:
                                  const std::set<std::string> &inputs) {
     const std::vector<mem::KeyLocal> locals = mem::keyLocals(f.python, fn, inputs);
     const std::set<std::string> idFns = mem::identityFunctions(f.python);
+    // Only a tensor the caller passed is found by identity; a local built from its shape or
+    // device (a workspace key) hashes by value.
+    std::set<std::string> parameterInputs;
+    for (const std::string &p : fn.params)
+      if (inputs.count(p) && p != "self")
+        parameterInputs.insert(p);
     std::vector<Key> keys;
     for (const mem::Comparison &c : mem::comparisons(b.condition)) {
       if (c.left == "None" || c.right == "None")
@@ -93,6 +99,10 @@ private:
       std::vector<KeyKind> l = mem::keyKindsOf(c.left, identityOp, inputs, locals, idFns);
       std::vector<KeyKind> r = mem::keyKindsOf(c.right, identityOp, inputs, locals, idFns);
       const bool membership = c.op == "in" || c.op == "not in";
+      // `x in self.cache`: a dict or set (weak-keyed or not) finds a tensor by its hash, which
+      // is its identity; so does a tuple of tensors.
+      if (membership && l.empty() && mem::isBareInputKey(c.left, parameterInputs))
+        l.push_back(KeyKind::Identity);
       Key k{c, {}, {}};
       if (!l.empty() && r.empty() && mem::isStoredState(c.right, f.python)) {
         k.kinds = l;
@@ -249,6 +259,34 @@ private:
     return false;
   }
 
+  /// `text` reads the inputs only through their metadata (shape, sizes, dtype, device), directly
+  /// or through locals of `fn` bound to such values: a launch plan, not data of the input.
+  static bool metadataOnly(const Facts &f, const py::Function &fn, std::string_view text,
+                           const std::set<std::string> &inputs, int depth = 0) {
+    static constexpr std::string_view kMeta[] = {".shape",  ".size(", ".dtype", ".device", ".numel(",
+                                                 ".dim(",   ".ndim",  ".stride(", ".is_contiguous("};
+    for (const std::string &n : inputs)
+      for (std::size_t pos = text.find(n); pos != std::string_view::npos; pos = text.find(n, pos + 1)) {
+        const bool word = (pos == 0 || !pytext::isIdentChar(text[pos - 1])) &&
+                          (pos + n.size() == text.size() || !pytext::isIdentChar(text[pos + n.size()]));
+        if (!word)
+          continue;
+        const std::string_view after = text.substr(pos + n.size());
+        // `store[x]`: the tensor as a key (its identity), the stored value is checked where stored.
+        if (pos > 0 && text[pos - 1] == '[' && after.rfind("]", 0) == 0)
+          continue;
+        if (!std::any_of(std::begin(kMeta), std::end(kMeta), [&](std::string_view m) { return after.rfind(m, 0) == 0; }))
+          return false;
+      }
+    if (depth >= 3)
+      return true;
+    for (const py::Assignment &a : f.python.assignments)
+      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name && !inputs.count(a.target) &&
+          pytext::mentionsName(text, a.target) && !metadataOnly(f, fn, a.value.text, inputs, depth + 1))
+        return false;
+    return true;
+  }
+
   static void checkDerivedRefill(const Facts &f, const py::Function &fn, const py::Branch &b, LineRange miss,
                                  const std::vector<Key> &keys, bool identity, FindingSink &sink) {
     if (!std::any_of(keys.begin(), keys.end(), [&](const Key &k) { return keyStoredFromInput(f, k); }))
@@ -258,10 +296,23 @@ private:
       if (k.cmp.op != "in" && k.cmp.op != "not in")
         keyAttrs.insert(stateAttribute(k.stateSide));
     std::string derived;
+    std::set<std::string> inputs = mem::inputNames(f.python, fn);
+    inputs.erase("self"); // a method's body moved into a helper still takes the module first
     for (const py::Assignment &a : f.python.assignments) {
       if (a.function != fn.qualname || !mem::within(a.lines, miss) || a.target.rfind("self.", 0) != 0)
         continue;
+      // A launch plan sized by the input holds nothing of its data, unless a call in the miss
+      // fills it (a buffer allocated from the shape, then written by a kernel from the input).
       const std::string attr = stateAttribute(a.target);
+      const auto filled = [&] {
+        for (const py::Call *c : mem::callsOn(f.python, fn.qualname, miss))
+          for (const py::Argument &arg : c->args)
+            if (pytext::mentionsName(arg.value.text, attr))
+              return true;
+        return false;
+      };
+      if (metadataOnly(f, fn, a.value.text, inputs) && !filled())
+        continue;
       if (!keyAttrs.count(attr)) {
         derived = attr;
         break;

@@ -307,12 +307,40 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
 }
 
 std::set<std::string> identityFunctions(const py::PythonFacts &facts) {
-  std::set<std::string> out = {"id"};
+  // A weak reference to a tensor is equal and hashes as its referent does: by identity.
+  std::set<std::string> out = {"id", "weakref.ref"};
+  for (const py::Import &i : facts.imports) {
+    if (i.target == "weakref.ref")
+      out.insert(i.boundName);
+    else if (i.target == "weakref")
+      out.insert(i.boundName + ".ref");
+  }
   for (const py::Assignment &a : facts.assignments)
     if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.value.kind == py::ExprKind::Name &&
         a.value.resolved == "id")
       out.insert(a.target);
   return out;
+}
+
+bool isBareInputKey(std::string_view side, const std::set<std::string> &inputs) {
+  const auto trim = [](std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '('))
+      t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == ')' || t.back() == ','))
+      t.remove_suffix(1);
+    return t;
+  };
+  side = trim(side);
+  for (std::size_t start = 0; start <= side.size();) {
+    const std::size_t comma = side.find(',', start);
+    const std::string_view item = trim(side.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (inputs.count(std::string(item)))
+      return true;
+    if (comma == std::string_view::npos)
+      break;
+    start = comma + 1;
+  }
+  return false;
 }
 
 std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,

@@ -70,6 +70,10 @@ struct KeyLocal {
 };
 std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function &fn, const std::set<std::string> &inputs);
 
+/// `side` is an input itself, or a tuple holding one (`x`, `(x, w)`, `(data)`): what a dict or
+/// set membership test looks up by the tensors' hashes, i.e. their identities.
+bool isBareInputKey(std::string_view side, const std::set<std::string> &inputs);
+
 /// The kinds an expression reads of the inputs (an identity test reads Identity, `.data_ptr()`
 /// Pointer, `._version` Version, `.shape` Shape).
 std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,
