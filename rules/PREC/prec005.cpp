@@ -397,9 +397,55 @@ private:
       return out;
     }
 
+    /// A PyTorch computation (not an allocation, a view or device bookkeeping) in `lines`.
+    const py::Call *torchComputation(const std::string &function, LineRange lines) const {
+      static const std::set<std::string> kNotCompute = {
+          "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "tensor",
+          "as_tensor", "arange", "device", "Size", "is_tensor", "no_grad", "inference_mode", "manual_seed",
+          "finfo", "iinfo", "empty_strided", "from_numpy", "get_default_dtype", "is_floating_point"};
+      for (const py::Call &c : py_.calls) {
+        // `torch.softmax(...).float()`: the call itself is named, not a method of its result.
+        if (c.function != function || !lines.contains(c.lines.begin) || c.resolved.rfind("torch.", 0) != 0 ||
+            c.resolved.find('(') != std::string::npos)
+          continue;
+        if (c.resolved.rfind("torch.cuda.", 0) == 0 || c.resolved.rfind("torch.backends.", 0) == 0 ||
+            kNotCompute.count(c.method))
+          continue;
+        return &c;
+      }
+      return nullptr;
+    }
+
+    /// The gated arm answers with PyTorch and no kernel while the rest of the function (the
+    /// other arms, or the code after an arm that returns) runs the authored kernels: the inputs
+    /// the gate picks out never reach the kernel. A note for the finding, or "".
+    std::string torchFallback(const py::Branch &b) const {
+      if (b.arms.empty())
+        return {};
+      const py::Function *fn = py_.findFunction(b.function);
+      if (!fn)
+        return {};
+      bool kernelsElsewhere = false;
+      const py::Call *fallback = nullptr;
+      for (const py::BranchArm &arm : b.arms) {
+        const Work w = workIn(b.function, arm.body);
+        if (!w.kernels.empty())
+          kernelsElsewhere = true;
+        else if (!fallback)
+          fallback = torchComputation(b.function, arm.body);
+      }
+      if (b.body.end < fn->lines.end && !workIn(b.function, LineRange{b.body.end + 1, fn->lines.end}).kernels.empty())
+        kernelsElsewhere = true;
+      if (!fallback || !kernelsElsewhere)
+        return {};
+      return "answers with PyTorch (" + fallback->resolved + ", " + lineText(fallback->lines) +
+             ") where the other path runs the authored kernels";
+    }
+
     bool report(const py::Branch &b, const Origin &gate, const Work &work, FindingSink &sink) const {
       const std::vector<const DtypeUse *> precision = precisionChanges(work, b);
-      const bool algorithm = work.heavyLibrary || work.kernels.size() >= 2;
+      const std::string fallback = torchFallback(b);
+      const bool algorithm = work.heavyLibrary || work.kernels.size() >= 2 || !fallback.empty();
       // A bare max/min is often routing metadata (the longest sequence): only a dtype change
       // makes it interesting, and even then it is listed rather than decided on.
       if (precision.empty() && (gate.strength == Strength::Weak || !algorithm))
@@ -410,6 +456,8 @@ private:
       for (const DtypeUse *d : precision)
         if (seen.size() < 3 && seen.insert(d->note).second)
           difference += (difference.empty() ? "" : "; ") + d->note;
+      if (!fallback.empty())
+        difference += (difference.empty() ? "" : "; ") + fallback;
       for (const std::string &n : work.notes)
         difference += (difference.empty() ? "" : "; ") + n;
 
