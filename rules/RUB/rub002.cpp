@@ -80,7 +80,9 @@ Access accessOf(const py::Call &c) {
         return Access::Modify;
     return Access::Process;
   }
-  if (m == "write_text" || m == "write_bytes" || m == "unlink" || m == "rename" || m == "replace" ||
+  // `Path.replace(target)` renames; `str.replace(old, new)` (two arguments) edits a string value.
+  const bool pathReplace = m == "replace" && c.args.size() == 1;
+  if (m == "write_text" || m == "write_bytes" || m == "unlink" || m == "rename" || pathReplace ||
       m == "symlink_to" || m == "touch" || startsWith(r, "shutil.") || r == "os.remove" || r == "os.unlink" || r == "os.rename" || r == "os.replace" ||
       r == "os.symlink" || r == "os.chmod" || r == "os.truncate")
     return Access::Modify;
