@@ -51,7 +51,7 @@ std::set<std::string> stateNames(const py::PythonFacts &facts, const std::string
     // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
     const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
                            std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
-    if (parameter || submodule)
+    if (parameter || (submodule && !builtWithoutState(facts, init, a.target.substr(5))))
       out.insert(a.target.substr(5));
   }
   for (const py::Call &c : facts.calls)

@@ -130,6 +130,27 @@ bool isNormModule(std::string_view resolved) {
 
 } // namespace
 
+bool builtWithoutState(const py::PythonFacts &py, const std::string &init, const std::string &name) {
+  const std::map<std::string, const py::Call *> modules = torchSubmodules(py, init);
+  const auto it = modules.find(name);
+  if (it == modules.end() || !isNormModule(it->second->resolved))
+    return false;
+  const std::vector<StateFlag> *flags = flagsOf(lastSegment(it->second->resolved));
+  if (!flags)
+    return false; // SyncBatchNorm: not in the table, so its state is assumed
+  // A piece of state exists when every flag that governs it is on (LayerNorm's bias needs
+  // both elementwise_affine and bias).
+  std::map<std::string_view, bool> present;
+  for (const StateFlag &f : *flags) {
+    const std::optional<bool> on = flagValue(py, *it->second, f);
+    for (std::string_view st : f.state) {
+      auto [slot, fresh] = present.try_emplace(st, true);
+      slot->second = slot->second && on != false;
+    }
+  }
+  return std::none_of(present.begin(), present.end(), [](const auto &p) { return p.second; });
+}
+
 std::set<std::string> constantInitState(const py::PythonFacts &py, const std::string &init) {
   std::set<std::string> out;
   for (const py::Assignment &a : py.assignments) {

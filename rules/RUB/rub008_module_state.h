@@ -37,6 +37,12 @@ struct DroppedModuleState {
 /// puts nothing in the state dict, so leaving it out drops nothing.
 bool isStatelessModule(std::string_view resolved);
 
+/// The torch.nn normalisation submodule `self.<name>` of `init` is built with every state flag
+/// off (`nn.InstanceNorm2d(c)`, whose affine and running statistics are off by default;
+/// `nn.LayerNorm(d, elementwise_affine=False)`): it registers nothing, so leaving it out drops
+/// nothing. False when a flag is not static.
+bool builtWithoutState(const py::PythonFacts &facts, const std::string &init, const std::string &name);
+
 /// Names of the buffers `init` registers (`self.register_buffer("mask", ...)`) whose value
 /// is computed from constants and the constructor's arguments alone (a causal mask, a
 /// rotary table): no random or uninitialised factory in it. A solution that rebuilds such a
