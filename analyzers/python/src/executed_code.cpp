@@ -143,7 +143,8 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
                                          "solution.py", c.lines});
   }
   // The exec of a compiled name goes with the compile it runs: read there, gone here.
-  for (const auto &[exec, compileStatement] : execOfCompiled) {
+  for (const auto &pair : execOfCompiled) {
+    const LineRange exec = pair.first, compileStatement = pair.second;
     const bool read = std::any_of(inlinedCompiles.begin(), inlinedCompiles.end(),
                                   [&](const LineRange &r) { return compileStatement.overlaps(r); });
     if (!read)
