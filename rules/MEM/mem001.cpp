@@ -7,6 +7,7 @@
 #include "semantic_names.h"
 
 #include <algorithm>
+#include <map>
 #include <cctype>
 
 namespace kbaudit::rules {
@@ -328,12 +329,40 @@ private:
   }
 
   /// functools.lru_cache / cache on a function handed input tensors: tensors hash by identity.
+  static bool isMemoizer(std::string_view resolved) {
+    return resolved.rfind("functools.lru_cache", 0) == 0 || resolved.rfind("functools.cache", 0) == 0;
+  }
+
+  /// `cached = functools.lru_cache(maxsize=8)(run)` / `functools.cache(run)` at module level:
+  /// the decorator applied by a call. Function name -> (the name it is bound to, the call).
+  static std::multimap<std::string, std::pair<std::string, std::string>> memoizedByCall(const Facts &f) {
+    std::multimap<std::string, std::pair<std::string, std::string>> out;
+    for (const py::Call &c : f.python.calls) {
+      const py::Argument *wrapped = c.positionalArg(0);
+      // `run`, or a static method `Ops.run`, named by its qualified name.
+      if (!c.function.empty() || !isMemoizer(c.resolved) || !wrapped ||
+          (wrapped->value.kind != py::ExprKind::Name && wrapped->value.kind != py::ExprKind::Attribute) ||
+          !f.python.findFunction(wrapped->value.text))
+        continue;
+      for (const py::Assignment &a : f.python.assignments)
+        if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(c.lines.begin))
+          out.emplace(wrapped->value.text, std::make_pair(a.target, c.callee + "(" + wrapped->value.text + ")"));
+    }
+    return out;
+  }
+
   static void checkMemoDecorators(const Facts &f, const std::set<std::string> &reach, FindingSink &sink) {
+    const auto byCall = memoizedByCall(f);
     for (const py::Function &g : f.python.functions) {
-      const bool memo = std::any_of(g.decorators.begin(), g.decorators.end(), [](const py::Decorator &d) {
-        return d.resolved == "functools.lru_cache" || d.resolved == "functools.cache" ||
-               d.resolved.rfind("functools.lru_cache", 0) == 0;
-      });
+      std::map<std::string, std::string> names; // what callers call it by -> how it is memoized
+      for (const py::Decorator &d : g.decorators)
+        if (isMemoizer(d.resolved) && names.empty()) {
+          names[g.name] = d.text;
+          names[g.qualname] = d.text;
+        }
+      for (auto [it, end] = byCall.equal_range(g.qualname); it != end; ++it)
+        names[it->second.first] = it->second.second;
+      const bool memo = !names.empty();
       // The memoized function must do the timed work itself: a kernel launch or an extension
       // call inside it (a cached table built from an integer argument is legitimate).
       const bool launches = std::any_of(f.python.calls.begin(), f.python.calls.end(), [&](const py::Call &c) {
@@ -344,7 +373,8 @@ private:
       if (!memo || g.params.empty() || !launches)
         continue;
       for (const py::Call &c : f.python.calls) {
-        if (!reach.count(c.function) || (c.callee != g.name && c.resolved != g.qualname))
+        const auto how = names.count(c.callee) ? names.find(c.callee) : names.find(c.resolved);
+        if (!reach.count(c.function) || how == names.end())
           continue;
         const py::Function *caller = f.python.findFunction(c.function);
         if (!caller)
@@ -358,7 +388,7 @@ private:
           continue;
         sink.report(c.lines,
                     {{"key", "object identity"}, {"function", c.function},
-                     {"cached", "the result of memoized `" + g.name + "` (" + g.decorators.front().text + ")"}},
+                     {"cached", "the result of memoized `" + g.name + "` (" + how->second + ")"}},
                     "tensors hash by object identity, so a repeated input object returns the stored result");
         break;
       }

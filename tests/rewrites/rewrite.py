@@ -619,6 +619,28 @@ def lambda_bodies(source):
     return reparsed(tree, source) if count else None
 
 
+def decorators_by_call(source):
+    """`@deco def f` at module level becomes `def f` followed by `f = deco(f)` (JIT kernels,
+    whose decorator compiles the source, are left alone)."""
+    tree = ast.parse(source)
+    out = []
+    count = 0
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.decorator_list and not _jit_compiled(node):
+            decorators = node.decorator_list
+            node.decorator_list = []
+            out.append(node)
+            value = ast.Name(id=node.name, ctx=ast.Load())
+            for d in reversed(decorators):
+                value = ast.Call(func=d, args=[value], keywords=[])
+            out.append(ast.Assign(targets=[ast.Name(id=node.name, ctx=ast.Store())], value=value, lineno=node.lineno))
+            count += 1
+        else:
+            out.append(node)
+    tree.body = out
+    return reparsed(tree, source) if count else None
+
+
 TEXT_REWRITES = {"crlf": crlf, "comments": comments}
 AST_REWRITES = {
     "unparse": unparse,
@@ -635,6 +657,7 @@ AST_REWRITES = {
     "hash_for_id": hash_for_id,
     "exec_module": exec_module,
     "lambda_bodies": lambda_bodies,
+    "decorators_by_call": decorators_by_call,
     "getattr_calls": getattr_calls,
     "import_module": import_module,
     "builtin_alias": builtin_alias,
