@@ -2,6 +2,7 @@
 
 #include "kbaudit/python/frontend.h"
 
+#include "decorator_calls.h"
 #include "lambda_defs.h"
 
 #include <algorithm>
@@ -194,6 +195,7 @@ PythonFacts analyzeWithExecutedCode(std::string_view source) {
                                  "solution.py", {}});
   }
   facts.diagnostics.insert(facts.diagnostics.end(), notes.begin(), notes.end());
+  applyDecoratorCalls(facts);
   return facts;
 }
 

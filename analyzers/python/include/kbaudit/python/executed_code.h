@@ -27,7 +27,8 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
 
 /// The whole Python analysis with executed strings read as code: analyses `source`, inlines
 /// what readExecutedCode can (up to a few rounds, for exec inside exec'd code) and adds its
-/// diagnostics to the result.
+/// diagnostics to the result. Lambdas bound to names are read as defs and decorators applied
+/// by a call as decorators.
 PythonFacts analyzeWithExecutedCode(std::string_view source);
 
 } // namespace kbaudit::py
