@@ -333,35 +333,24 @@ private:
     return resolved.rfind("functools.lru_cache", 0) == 0 || resolved.rfind("functools.cache", 0) == 0;
   }
 
-  /// `cached = functools.lru_cache(maxsize=8)(run)` / `functools.cache(run)` at module level:
-  /// the decorator applied by a call. Function name -> (the name it is bound to, the call).
-  static std::multimap<std::string, std::pair<std::string, std::string>> memoizedByCall(const Facts &f) {
-    std::multimap<std::string, std::pair<std::string, std::string>> out;
-    for (const py::Call &c : f.python.calls) {
-      const py::Argument *wrapped = c.positionalArg(0);
-      // `run`, or a static method `Ops.run`, named by its qualified name.
-      if (!c.function.empty() || !isMemoizer(c.resolved) || !wrapped ||
-          (wrapped->value.kind != py::ExprKind::Name && wrapped->value.kind != py::ExprKind::Attribute) ||
-          !f.python.findFunction(wrapped->value.text))
-        continue;
-      for (const py::Assignment &a : f.python.assignments)
-        if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(c.lines.begin))
-          out.emplace(wrapped->value.text, std::make_pair(a.target, c.callee + "(" + wrapped->value.text + ")"));
-    }
-    return out;
-  }
-
   static void checkMemoDecorators(const Facts &f, const std::set<std::string> &reach, FindingSink &sink) {
-    const auto byCall = memoizedByCall(f);
     for (const py::Function &g : f.python.functions) {
-      std::map<std::string, std::string> names; // what callers call it by -> how it is memoized
-      for (const py::Decorator &d : g.decorators)
-        if (isMemoizer(d.resolved) && names.empty()) {
-          names[g.name] = d.text;
-          names[g.qualname] = d.text;
+      // What callers call it by -> how it is memoized: the def's own name under `@lru_cache`, the
+      // name bound by `cached = lru_cache(maxsize=8)(run)` (the front end gives `run` that
+      // decorator on the binding's line).
+      std::map<std::string, std::string> names;
+      for (const py::Decorator &d : g.decorators) {
+        if (!isMemoizer(d.resolved))
+          continue;
+        if (g.lines.contains(d.lines.begin)) {
+          names.try_emplace(g.name, d.text);
+          names.try_emplace(g.qualname, d.text);
+          continue;
         }
-      for (auto [it, end] = byCall.equal_range(g.qualname); it != end; ++it)
-        names[it->second.first] = it->second.second;
+        for (const py::Assignment &a : f.python.assignments)
+          if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(d.lines.begin))
+            names.try_emplace(a.target, d.text + "(" + g.qualname + ")");
+      }
       const bool memo = !names.empty();
       // The memoized function must do the timed work itself: a kernel launch or an extension
       // call inside it (a cached table built from an integer argument is legitimate).

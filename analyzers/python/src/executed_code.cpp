@@ -4,6 +4,7 @@
 
 #include "decorator_calls.h"
 #include "lambda_defs.h"
+#include "line_edit.h"
 
 #include <algorithm>
 #include <map>
@@ -24,22 +25,7 @@ std::string_view runnerOf(std::string_view r) {
 
 std::string_view runner(const Call &c) { return runnerOf(c.resolved); }
 
-std::vector<std::string_view> splitLines(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      out.push_back(text.substr(start));
-      break;
-    }
-    out.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return out;
-}
-
-bool atModuleLevel(const std::vector<std::string_view> &lines, unsigned line) {
+bool atModuleLevel(const std::vector<std::string> &lines, unsigned line) {
   return line >= 1 && line <= lines.size() && !lines[line - 1].empty() && lines[line - 1][0] != ' ' &&
          lines[line - 1][0] != '\t';
 }
@@ -63,8 +49,8 @@ LineRange statementAt(const PythonFacts &facts, unsigned line) {
 
 ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts) {
   ExecutedCode out;
-  std::vector<std::string_view> lines = splitLines(source);
-  std::vector<std::string> rewritten(lines.begin(), lines.end());
+  const std::vector<std::string> lines = linesOf(source);
+  std::vector<std::string> rewritten = lines;
   std::set<unsigned> taken; // solution lines already given to inlined code
   bool any = false;
   // `code = compile(SRC, ...)` at module level: an exec of `code` runs what the compile reads.
@@ -102,9 +88,9 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
       continue;
     }
     // One solution line per line of the code, in order, each inside a module-level statement.
-    const std::vector<std::string_view> code = splitLines(s->value.size() && s->value.back() == '\n'
-                                                              ? std::string_view(s->value).substr(0, s->value.size() - 1)
-                                                              : std::string_view(s->value));
+    // A trailing newline opens no line of its own (StringValue::lineOrigins counts the same way).
+    const std::string_view value = s->value;
+    const std::vector<std::string> code = linesOf(value.ends_with('\n') ? value.substr(0, value.size() - 1) : value);
     const std::vector<unsigned> &origin = s->lineOrigins;
     bool placeable = !c.function.size() && atModuleLevel(lines, c.lines.begin) && code.size() == origin.size() &&
                      std::is_sorted(origin.begin(), origin.end()) &&
@@ -131,7 +117,7 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
         if (!taken.count(l))
           rewritten[l - 1].clear();
     for (std::size_t i = 0; i < origin.size(); ++i) {
-      rewritten[origin[i] - 1] = std::string(code[i]);
+      rewritten[origin[i] - 1] = code[i];
       taken.insert(origin[i]);
     }
     any = true;
@@ -154,12 +140,8 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
       if (!taken.count(l))
         rewritten[l - 1].clear();
   }
-  if (any) {
-    std::string text;
-    for (std::size_t i = 0; i < rewritten.size(); ++i)
-      text += rewritten[i] + (i + 1 < rewritten.size() ? "\n" : "");
-    out.inlined = std::move(text);
-  }
+  if (any)
+    out.inlined = joinLines(rewritten);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "lambda_defs.h"
+#include "line_edit.h"
 
 #include <cctype>
 #include <vector>
@@ -47,14 +48,7 @@ bool isIdentifier(std::string_view s) {
 } // namespace
 
 std::optional<std::string> lambdasAsDefs(std::string_view source, const PythonFacts &facts) {
-  std::vector<std::string> lines;
-  for (std::size_t start = 0;;) {
-    const std::size_t nl = source.find('\n', start);
-    lines.emplace_back(source.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
-    if (nl == std::string_view::npos)
-      break;
-    start = nl + 1;
-  }
+  std::vector<std::string> lines = linesOf(source);
   bool any = false;
   for (const Assignment &a : facts.assignments) {
     // In a def, a lambda bound to a local is a closure the scope rules already read in place.
@@ -82,10 +76,7 @@ std::optional<std::string> lambdasAsDefs(std::string_view source, const PythonFa
   }
   if (!any)
     return std::nullopt;
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
-  return out;
+  return joinLines(lines);
 }
 
 } // namespace kbaudit::py
