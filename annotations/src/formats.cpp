@@ -126,7 +126,8 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
     selection = selectionJson(*k.selection);
   llvm::json::Object problem;
   if (!k.problemDir.empty())
-    problem = llvm::json::Object{{"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
+    problem = llvm::json::Object{
+        {"name", str(k.problemName)}, {"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
   llvm::json::Array incomplete;
   for (const std::string &why : k.incomplete)
     incomplete.push_back(str(why));

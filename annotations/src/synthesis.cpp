@@ -27,9 +27,9 @@ int rank(rules::VerdictClass v) {
 
 void fillIdentity(Annotation &a, const RunInfo &run, const std::string &version) {
   a.runId = run.id.text;
-  a.model = run.id.model;
-  a.harness = run.id.harness;
-  a.problem = run.id.problem;
+  a.model = run.model;
+  a.harness = run.harness;
+  a.problem = run.problem;
   a.effort = run.effort;
   a.peakFraction = run.peakFraction;
   a.kbaudit.version = version;
@@ -40,6 +40,7 @@ std::string embeddedOrigin(const embed::EmbeddedSource &s) { return embed::origi
 void fillFacts(KbauditBlock &k, const Facts &facts, const problems::ProblemContext *problem) {
   k.contentSha256 = facts.source.sha256();
   if (problem) {
+    k.problemName = problem->name;
     k.problemDir = problem->dir.string();
     k.problemPrecision = problem->precision;
   }

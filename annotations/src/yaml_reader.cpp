@@ -235,6 +235,7 @@ KbauditBlock kbauditBlock(const YAML::Node &n) {
   k.fingerprint = text(n, "fingerprint");
   const YAML::Node problem = n["problem"];
   if (problem && problem.IsMap()) {
+    k.problemName = text(problem, "name");
     k.problemDir = text(problem, "dir");
     k.problemPrecision = text(problem, "precision");
   }

@@ -73,6 +73,13 @@ std::string lineRange(const LineRange &r) {
   return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + "]";
 }
 
+/// A quote's lines in the schema's form, as the humans write them: `[N]` for one line.
+std::string quoteLines(const LineRange &r) {
+  if (r.begin != 0 && r.begin == r.end)
+    return "[" + std::to_string(r.begin) + "]";
+  return lineRange(r);
+}
+
 // Shortest text that reads back as the same double. YAML 1.1 readers only take a float with a
 // `.` in its mantissa, so `1e-05` becomes `1.0e-05`.
 std::string number(double v) {
@@ -98,7 +105,7 @@ void writeQuotes(Document &doc, const std::vector<Quote> &quotes) {
   for (const Quote &q : quotes) {
     doc.item();
     doc.scalar(4, "file", q.file, ScalarStyle::Plain);
-    doc.raw(4, "lines", lineRange(q.lines));
+    doc.raw(4, "lines", quoteLines(q.lines));
     doc.scalar(4, "label", q.label, ScalarStyle::Quoted);
     doc.scalar(4, "text", q.text, ScalarStyle::Block);
   }
@@ -292,6 +299,8 @@ void writeKbaudit(Document &doc, const KbauditBlock &k) {
     doc.raw(2, "problem", "null");
   } else {
     doc.open(2, "problem");
+    if (!k.problemName.empty())
+      doc.scalar(4, "name", k.problemName, ScalarStyle::Plain);
     doc.scalar(4, "dir", k.problemDir, ScalarStyle::Plain);
     doc.scalar(4, "precision", k.problemPrecision, ScalarStyle::Plain);
   }

@@ -4,6 +4,7 @@
 #include "compile_options.h"
 #include "config.h"
 #include "run_fingerprint.h"
+#include "run_header.h"
 #include "run_score.h"
 
 #include "kbaudit/annotations/run_file_name.h"
@@ -394,9 +395,13 @@ annotations::RunInfo runInfo(const RunTarget &run, const AuditOptions &options) 
     info.id.model = e->model;
     info.id.harness = e->harness;
     info.id.problem = e->problem;
-    info.effort = e->effort;
-    info.peakFraction = e->peakFraction;
   }
+  RunHeader header = carriedHeader(run.evaluation, run.dir);
+  info.model = std::move(header.model);
+  info.harness = std::move(header.harness);
+  info.effort = std::move(header.effort);
+  info.problem = std::move(header.problem);
+  info.peakFraction = header.peakFraction;
   return info;
 }
 
@@ -566,8 +571,6 @@ annotations::Annotation analyse(const RunTarget &run, const AuditOptions &option
   // The suite's harness facts (weights, declared precision, default tolerance) shape what the
   // rules see; a table row's own precision and tolerance then override the suite's defaults.
   const RunRecord record = readRunRecord(run.dir);
-  if (!info.peakFraction)
-    info.peakFraction = record.peakFraction; // the run's own figure, as the schema's header wants it
   const problems::SuiteDetection suite = detectRunSuite(run, options, meta, record, problem ? &*problem : nullptr, facts);
   if (problem && suite.profile)
     problems::applyProfile(*problem, *suite.profile);

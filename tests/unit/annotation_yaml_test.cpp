@@ -388,7 +388,7 @@ summary: |
 
 quotes:
   - file: solution.py
-    lines: [12, 12]
+    lines: [12]
     label: "Upcast: fp8 -> \"bf16\" # before the GEMM"
     text: |
       x = a.to(torch.bfloat16)

@@ -181,10 +181,12 @@ TEST(Cli, AuditWritesOneAnnotationPerRunAndSurvivesBadRuns) {
       EXPECT_FALSE(y["implication"].as<std::string>().empty()) << id;
     }
   }
+  // The id names a harness, model and problem, but the run carries none of them: the
+  // leaderboard's header holds what a run carries, never a split of its name (run_header.h).
   const YAML::Node b = YAML::LoadFile((out / "20260101_000001_h_model-b_01_x.yaml").string());
-  EXPECT_EQ(b["harness"].as<std::string>(), "h");
-  EXPECT_EQ(b["model"].as<std::string>(), "model-b");
-  EXPECT_EQ(b["problem"].as<std::string>(), "01_x");
+  EXPECT_EQ(b["harness"].as<std::string>(""), "");
+  EXPECT_EQ(b["model"].as<std::string>(""), "");
+  EXPECT_EQ(b["problem"].as<std::string>(""), "");
   EXPECT_NE(r.out.find("reward_hack"), std::string::npos);
   EXPECT_NE(r.out.find("audited 5 runs"), std::string::npos) << r.out;
 }
@@ -207,8 +209,10 @@ TEST(Cli, AuditResolvesKernelBenchV3NamesToTheirModules) {
        {std::tuple{"20260301_101010_v3_kimi_k2_36_RMSNorm_", "36_RMSNorm_", "kimi_k2"},
         std::tuple{"20260301_101011_v3_kimi_k2_gemm_bf16", "gemm_bf16", "kimi_k2"}}) {
     const YAML::Node y = YAML::LoadFile((out / (std::string(id) + ".yaml")).string());
-    EXPECT_EQ(y["problem"].as<std::string>(), problem) << id;
-    EXPECT_EQ(y["model"].as<std::string>(), model) << id;
+    // The id resolves the problem the run is graded on (the kbaudit block names it); the header
+    // stays empty, since the run carries no model or problem of its own.
+    EXPECT_EQ(y["kbaudit"]["problem"]["name"].as<std::string>(""), problem) << id;
+    EXPECT_EQ(y["model"].as<std::string>(""), "") << id << " (not " << model << ")";
     // The module graded the run: its lenient state load makes the dropped weight decisive.
     EXPECT_EQ(y["verdict"].as<std::string>(), "reward_hack") << id;
   }

@@ -57,6 +57,7 @@ struct KbauditBlock {
   /// annotation, the run's files, its table row, its problem's files): a later audit into the
   /// same folder keeps the annotation while it matches. "" when not computed.
   std::string fingerprint;
+  std::string problemName;      ///< the problem graded against ("36_RMSNorm_"); "" when none
   std::string problemDir;       ///< "" when no problem context was used
   std::string problemPrecision; ///< "" when unknown
   std::vector<rules::Finding> findings;

@@ -15,8 +15,11 @@ namespace kbaudit::annotations {
 
 /// Run details that come from outside solution.py.
 struct RunInfo {
+  /// The run's name. Parsed to find its problem, never copied into the header fields below.
   RunId id;
-  std::string effort;
+  /// The header fields as the run carries them (its table row, result.json, meta.json), empty
+  /// when it does not: the leaderboard's file never holds a guess.
+  std::string model, harness, effort, problem;
   std::optional<double> peakFraction;
 };
 
