@@ -52,9 +52,9 @@ GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
 RUNTIME_DIR=.deps/${HEADERS_NAME}-${HEADERS_VERSION}
 # The runtime probes' interpreter: torch's PyPI wheel (CUDA build; its nvidia-* libraries come
 # along, so the same environment runs on a GPU machine) and the Triton it pins, whose interpreter
-# runs Triton kernels on CPU tensors.
+# runs Triton kernels on CPU tensors. pyarrow reads Parquet evaluation tables (cli/src/parquet_table.h).
 VENV_DIR=.venv
-VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5 einops==0.8.1)
+VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5 einops==0.8.1 pyarrow==22.0.0)
 
 missing_packages() {
   local p

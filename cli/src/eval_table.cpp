@@ -1,5 +1,7 @@
 #include "eval_table.h"
 
+#include "parquet_table.h"
+
 #include "kbaudit/source/data_file.h"
 #include "kbaudit/source/json_data.h"
 
@@ -290,6 +292,10 @@ std::vector<std::vector<std::string>> splitDelimited(std::string_view text, char
 std::optional<std::vector<Record>> parseTable(const fs::path &file, std::string &error,
                                               std::vector<std::string> *badLines) {
   const std::string ext = lower(file.extension().string());
+  if (ext == ".parquet") {
+    const std::optional<std::string> rows = parquetRowsAsJson(file, error);
+    return rows ? parseJson(*rows, error) : std::nullopt;
+  }
   std::optional<std::string> text = readFile(file, error);
   if (!text)
     return std::nullopt;
@@ -342,12 +348,8 @@ EvaluationTables readEvaluationTables(const fs::path &root) {
     std::error_code typeEc;
     if (!it->is_regular_file(typeEc))
       continue;
-    if (ext == ".csv" || ext == ".tsv" || ext == ".jsonl" || ext == ".ndjson" || ext == ".json")
+    if (ext == ".csv" || ext == ".tsv" || ext == ".jsonl" || ext == ".ndjson" || ext == ".json" || ext == ".parquet")
       candidates.push_back(it->path());
-    else if (ext == ".parquet")
-      out.problems.push_back(it->path().filename().string() +
-                             ": not read: kbaudit has no Parquet reader (a columnar binary format it would need a "
-                             "library for); export the table as CSV or JSON Lines beside the solutions");
   }
   std::sort(candidates.begin(), candidates.end());
   std::map<std::string, unsigned> seen;

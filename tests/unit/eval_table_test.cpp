@@ -63,8 +63,8 @@ TEST(EvalTable, EveryFormatGivesTheSameRecords) {
 
 // Rows become runs: ids from batch, model, gpu, level and problem (distinct even when rows
 // repeat), v3 levels and problem names normalised, solutions resolved beside the table, peak
-// fraction only for correct rows; tables without a solution column and Parquet files are not
-// rows, and Parquet is named as unread.
+// fraction only for correct rows; tables without a solution column are not rows, and a damaged
+// Parquet file is named as unread.
 TEST(EvalTable, RowsBecomeRuns) {
   TempDir root;
   writeFile(root / "solutions/a.py.txt", "x = 1\n");

@@ -1,7 +1,7 @@
 #include "compile_unit.h"
 
 #include "compiler_log.h"
-#include "subprocess.h"
+#include "kbaudit/compiled/subprocess.h"
 
 #include "kbaudit/compiled/ptx_reader.h"
 #include "kbaudit/compiled/ptxas_report.h"

@@ -1,4 +1,4 @@
-#include "subprocess.h"
+#include "kbaudit/compiled/subprocess.h"
 
 #include <chrono>
 #include <csignal>

@@ -1,6 +1,6 @@
 #include "toolchain.h"
 
-#include "subprocess.h"
+#include "kbaudit/compiled/subprocess.h"
 
 #include <cstdlib>
 #include <fstream>

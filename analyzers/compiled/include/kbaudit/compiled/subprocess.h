@@ -1,8 +1,8 @@
 #pragma once
 
-// Runs a compiler on hostile text: its own process group, a scrubbed environment, resource
-// limits and a wall-clock limit, output captured to a file in the work directory. Nothing
-// it builds is ever executed.
+// Runs a tool on hostile input (nvcc on a solution's sources, pyarrow on an evaluation table):
+// its own process group, a scrubbed environment, resource limits and a wall-clock limit, output
+// captured to a file in the work directory. Nothing the tool builds is ever executed.
 
 #include <filesystem>
 #include <string>
