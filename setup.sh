@@ -11,8 +11,8 @@
 #   KBAUDIT_WITH_SLURM=1   also install Debian's slurm-wlm and munge, for the test of the Slurm
 #                          job-array recipe (tests/slurm/run_slurm_recipe.sh; skipped without them)
 #   KBAUDIT_STATIC_ONLY=1  do not create the project virtual environment (.venv: pinned torch,
-#                          Triton and numpy from PyPI, ~3 GB download, ~7 GB on disk) that the
-#                          runtime probes and their tests use; the static rules need none of it
+#                          Triton and numpy from PyPI; its download and disk size are in README.md)
+#                          that the runtime probes and their tests use; the static rules need none of it
 set -euo pipefail
 shopt -s inherit_errexit
 
