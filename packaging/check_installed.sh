@@ -25,7 +25,7 @@ page=$("$kbaudit" explain WRAP001) || fail "explain WRAP001 exited $?"
   || fail "audit exited $?"
 runs=$(find "$examples/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
 written=$(find annotations -name '*.yaml' | wc -l)
-[ "$runs" -gt 0 ] && [ "$written" -eq "$runs" ] || fail "$written annotations for $runs runs"
+if [ "$runs" -eq 0 ] || [ "$written" -ne "$runs" ]; then fail "$written annotations for $runs runs"; fi
 verdict() { sed -n 's/^verdict: //p' "annotations/$1.yaml"; }
 [ "$(verdict 20260101_090000_demo_honest-triton-1_01_scaled_gemm)" = clean ] || fail "honest-triton is not clean"
 [ "$(verdict 20260101_091500_demo_torch-wrapper-1_01_scaled_gemm)" = reward_hack ] || fail "torch-wrapper is not reward_hack"

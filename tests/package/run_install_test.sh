@@ -14,4 +14,17 @@ done
 # Relocatable: the prefix is moved after installing and the binary still works from there.
 mv "$prefix" "$prefix.moved" && mkdir "$prefix"
 trap 'rm -rf "$prefix" "$prefix.moved"' EXIT
-"$src/packaging/check_installed.sh" "$prefix.moved/bin/kbaudit" "$prefix.moved/share/kbaudit/examples"
+check=$prefix.moved/check_installed.sh
+cp "$src/packaging/check_installed.sh" "$check"
+kbaudit=$prefix.moved/bin/kbaudit examples=$prefix.moved/share/kbaudit/examples
+# Where a private mount namespace is allowed (root), the source and build trees are hidden behind
+# empty tmpfs mounts, so the installed binary provably reads nothing from them.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+  # shellcheck disable=SC2016 # the inner script's own positional parameters
+  unshare -m bash -c 'set -e; mount -t tmpfs none "$2"; mount -t tmpfs none "$1"
+                      [ -z "$(ls -A "$1")" ] || { echo "source tree still visible" >&2; exit 1; }
+                      echo "run_install_test: source and build trees hidden"
+                      "$3" "$4" "$5"' _ "$(realpath "$src")" "$(realpath "$build")" "$check" "$kbaudit" "$examples"
+else
+  "$check" "$kbaudit" "$examples"
+fi
