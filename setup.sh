@@ -11,8 +11,8 @@
 #   KBAUDIT_WITH_SLURM=1   also install Debian's slurm-wlm and munge, for the test of the Slurm
 #                          job-array recipe (tests/slurm/run_slurm_recipe.sh; skipped without them)
 #   KBAUDIT_STATIC_ONLY=1  do not create the project virtual environment (.venv: pinned torch,
-#                          Triton and numpy from PyPI, ~3 GB download, ~7 GB on disk) that the
-#                          runtime probes and their tests use; the static rules need none of it
+#                          Triton and numpy from PyPI; its download and disk size are in README.md)
+#                          that the runtime probes and their tests use; the static rules need none of it
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -50,11 +50,10 @@ GRAMMAR_DIR=.deps/${GRAMMAR_NAME}-${GRAMMAR_VERSION}
 # from Debian: libtree-sitter 0.20.7 double-frees when it deletes the tree of a file with 65,534
 # or more unclosed brackets (munmap_chunk in ts_subtree_release); 0.24.0 parses it.
 RUNTIME_DIR=.deps/${HEADERS_NAME}-${HEADERS_VERSION}
-# The runtime probes' interpreter: torch's PyPI wheel (CUDA build; its nvidia-* libraries come
-# along, so the same environment runs on a GPU machine) and the Triton it pins, whose interpreter
-# runs Triton kernels on CPU tensors. pyarrow reads Parquet evaluation tables (cli/src/parquet_table.h).
+# The runtime probes' interpreter: the pins (torch, Triton, numpy, einops, pyarrow) and why are in
+# runtime_checks/probe-requirements.txt, which an installed kbaudit's kbaudit-probe-venv reads too.
 VENV_DIR=.venv
-VENV_REQUIREMENTS=(torch==2.9.1 triton==3.5.1 numpy==2.3.5 einops==0.8.1 pyarrow==22.0.0)
+mapfile -t VENV_REQUIREMENTS < <(grep -v -e '^#' -e '^$' runtime_checks/probe-requirements.txt)
 
 missing_packages() {
   local p

@@ -1,5 +1,6 @@
 #include "kbaudit/cli/cli.h"
 
+#include "build_version.h"
 #include "commands.h"
 #include "runs.h"
 #include "usage.h"
@@ -50,7 +51,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "problem") return cmdProblem(rest, out, err);
   if (cmd == "probe") return cmdProbe(rest, out, err);
   if (cmd == "version" || cmd == "--version") {
-    out << "kbaudit " << version() << "\n";
+    out << "kbaudit " << versionLine() << "\n";
     return kExitClean;
   }
   err << "kbaudit: unknown command '" << annotations::terminalSafe(cmd) << "'\n" << overallUsage();

@@ -53,7 +53,7 @@ exit: 0 done (runs that could not be audited get verdict bug), 1 a run matched -
 
 constexpr std::string_view kProbeOptions = R"(  --problem DIR            the problem directory (required)
   --device auto|cuda|cpu   where to run (default auto)
-  --python PATH            the interpreter with torch (default: the project's .venv)
+  --python PATH            the interpreter with torch (default: $KBAUDIT_PYTHON, else the probes' venv, docs/install.md)
   --probe-timeout S        wall-clock limit per probe run, seconds
   --seeds 0,1,2            input seeds
 exit: 0 nothing found, 1 a finding or an aborted probe, 3 probes unavailable

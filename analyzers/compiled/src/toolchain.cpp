@@ -2,16 +2,14 @@
 
 #include "kbaudit/compiled/subprocess.h"
 
+#include "kbaudit/source/install_layout.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
-
-#ifndef KBAUDIT_DEFAULT_VENV
-#define KBAUDIT_DEFAULT_VENV ""
-#endif
 
 namespace kbaudit::compiled {
 
@@ -64,7 +62,8 @@ std::string torchVersion(const fs::path &torchInclude) {
 
 Toolchain discover(const CompileOptions &o) {
   Toolchain t;
-  const fs::path pythonLib = venvPythonLib(KBAUDIT_DEFAULT_VENV);
+  // torch's headers come from the probes' environment unless told otherwise (install_layout.h).
+  const fs::path pythonLib = venvPythonLib(probeVenv());
   t.torchInclude = !o.torchInclude.empty() ? o.torchInclude : envOr("KBAUDIT_TORCH_INCLUDE");
   if (t.torchInclude.empty() && !pythonLib.empty() && fs::exists(pythonLib / "site-packages/torch/include/torch"))
     t.torchInclude = (pythonLib / "site-packages/torch/include").string();

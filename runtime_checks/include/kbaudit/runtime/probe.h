@@ -23,7 +23,7 @@ namespace kbaudit::runtime {
 
 using EmbeddedFile = ::kbaudit::EmbeddedFile;
 
-/// $KBAUDIT_PYTHON, else the project's .venv/bin/python (setup.sh makes it), else /usr/bin/python3.
+/// $KBAUDIT_PYTHON, else probeVenv()/bin/python (install_layout.h), else /usr/bin/python3.
 std::filesystem::path defaultPython();
 
 struct ProbeOptions {

@@ -1,0 +1,20 @@
+#pragma once
+// Where a kbaudit binary finds the one thing it does not carry inside itself: the Python
+// environment (torch, Triton) of the runtime probes and of torch-extension compiles. Rule YAML,
+// suite profiles, overlays, stub headers and the probe package are compiled in, so nothing else
+// is looked up on disk.
+
+#include <filesystem>
+
+namespace kbaudit {
+
+/// The probes' virtual environment (a directory holding bin/python), or empty when none exists:
+/// `<dir of the executable>/../lib/kbaudit/venv` (an installed kbaudit; see docs/install.md),
+/// else, only for a binary running from its own build tree, the source tree's `.venv` that
+/// setup.sh creates. An installed binary never reaches into the tree it was built from.
+std::filesystem::path probeVenv();
+
+/// The running executable (/proc/self/exe), or empty when it cannot be read.
+std::filesystem::path selfExecutable();
+
+} // namespace kbaudit
