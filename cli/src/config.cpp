@@ -2,6 +2,8 @@
 
 #include "yaml_file.h"
 
+#include "kbaudit/source/data_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 // Debian's libtomlplusplus is built with exceptions: parse errors arrive as toml::parse_error.
@@ -9,6 +11,7 @@
 
 #include <map>
 #include <set>
+#include <variant>
 
 namespace kbaudit::cli {
 
@@ -82,9 +85,15 @@ bool tomlStrings(const toml::node &node, std::vector<std::string> &out) {
 /// kbaudit.toml (the whole file) or pyproject.toml (its [tool.kbaudit] table; nullopt with an
 /// empty error when it has none, so the search goes on).
 std::optional<RawConfig> fromTomlFile(const fs::path &file, bool pyproject, std::string &error) {
+  // The same reading as a YAML config: a regular file, at most kMaxConfigBytes, named in errors.
+  std::variant<std::string, std::string> read = data::readText(file, kMaxConfigBytes);
+  if (const std::string *why = std::get_if<1>(&read)) {
+    error = *why;
+    return std::nullopt;
+  }
   toml::table doc;
   try {
-    doc = toml::parse_file(file.string());
+    doc = toml::parse(std::get<0>(read), file.string());
   } catch (const toml::parse_error &e) {
     const toml::source_position where = e.source().begin;
     error = file.string() + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
