@@ -36,12 +36,12 @@ def utf16_len(s):
 def problems_in(log):
     here = Path(__file__).resolve().parent
     github = json.loads((here / "github_code_scanning.schema.json").read_text())
-    found = [f"GitHub schema: {'/'.join(map(str, e.absolute_path))}: {e.message}"
+    found = [f"GitHub schema: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
              for e in jsonschema.Draft7Validator(github).iter_errors(log)]
     official = os.environ.get("KBAUDIT_SARIF_SCHEMA")
     if official:
         schema = json.loads(Path(official).read_text())
-        found += [f"SARIF 2.1.0 schema: {'/'.join(map(str, e.absolute_path))}: {e.message}"
+        found += [f"SARIF 2.1.0 schema: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}"
                   for e in jsonschema.Draft7Validator(schema).iter_errors(log)]
     else:
         print("note: KBAUDIT_SARIF_SCHEMA not set: the OASIS schema was not applied")
