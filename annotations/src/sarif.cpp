@@ -11,6 +11,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 
 namespace kbaudit::annotations {
 
