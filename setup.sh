@@ -28,6 +28,9 @@ say() { step="$1"; echo "==> $1"; }
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates python3-pip)
+# Output formats, config files and option parsing (JUnit XML, pyproject.toml/kbaudit.toml, CLI11),
+# and the SARIF test's JSON-schema validator.
+APT_PACKAGES+=(libpugixml-dev libtomlplusplus-dev libcli11-dev python3-jsonschema)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 # The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
 [ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)

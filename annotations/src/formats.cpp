@@ -147,29 +147,41 @@ llvm::json::Object kbauditJson(const KbauditBlock &k) {
                             {"runtime", runtimeJson(k.runtime)}};
 }
 
-} // namespace
-
-std::string toJson(const Annotation &a) {
+llvm::json::Object annotationJson(const Annotation &a) {
   llvm::json::Array quotes;
   for (const Quote &q : a.quotes)
     quotes.push_back(
         llvm::json::Object{{"file", str(q.file)}, {"lines", lines(q.lines)}, {"label", str(q.label)}, {"text", str(q.text)}});
-  llvm::json::Object root{{"schema_version", kJsonSchemaVersion},
-                          {"run_id", str(a.runId)},
-                          {"model", str(a.model)},
-                          {"harness", str(a.harness)},
-                          {"effort", str(a.effort)},
-                          {"problem", str(a.problem)},
-                          {"peak_fraction", a.peakFraction ? number(*a.peakFraction) : llvm::json::Value(nullptr)},
-                          {"verdict", str(a.verdict)},
-                          {"summary", str(a.summary)},
-                          {"quotes", std::move(quotes)},
-                          {"implication", str(a.implication)},
-                          {"kbaudit", kbauditJson(a.kbaudit)}};
+  return llvm::json::Object{{"schema_version", kJsonSchemaVersion},
+                            {"run_id", str(a.runId)},
+                            {"model", str(a.model)},
+                            {"harness", str(a.harness)},
+                            {"effort", str(a.effort)},
+                            {"problem", str(a.problem)},
+                            {"peak_fraction", a.peakFraction ? number(*a.peakFraction) : llvm::json::Value(nullptr)},
+                            {"verdict", str(a.verdict)},
+                            {"summary", str(a.summary)},
+                            {"quotes", std::move(quotes)},
+                            {"implication", str(a.implication)},
+                            {"kbaudit", kbauditJson(a.kbaudit)}};
+}
+
+std::string render(llvm::json::Value value) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  os << llvm::formatv("{0:2}", value) << "\n";
   return escapeDelAndC1(os.str());
+}
+
+} // namespace
+
+std::string toJson(const Annotation &a) { return render(annotationJson(a)); }
+
+std::string toJsonList(const std::vector<Annotation> &annotations) {
+  llvm::json::Array all;
+  for (const Annotation &a : annotations)
+    all.push_back(annotationJson(a));
+  return render(std::move(all));
 }
 
 std::string toText(const Annotation &a) {

@@ -1,6 +1,7 @@
 #include "args.h"
 #include "commands.h"
 #include "output_lock.h"
+#include "output_options.h"
 #include "compile_options.h"
 #include "runs.h"
 #include "worker_pool.h"
@@ -10,6 +11,7 @@
 #include "kbaudit/annotations/synthesis.h"
 #include "kbaudit/annotations/terminal_text.h"
 
+#include "kbaudit/annotations/formats.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
 #include "kbaudit/cli/progress.h"
@@ -23,9 +25,14 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <optional>
 #include <ostream>
 #include <thread>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
 
 namespace kbaudit::cli {
 
@@ -66,6 +73,28 @@ std::optional<Result> decodeResult(const std::string &payload) {
   return Result{payload.substr(0, a), payload[a + 1] == '1', payload[a + 3] == '1', payload.substr(b + 1)};
 }
 
+/// The annotations of `runs` as audit wrote (or kept) them in `outDir`, read back for the
+/// report; one that cannot be read is named in `failures`, never dropped in silence.
+std::vector<annotations::CheckedFile> loadReported(const std::vector<RunTarget> &runs, const fs::path &outDir,
+                                                   std::vector<std::string> &failures) {
+  std::vector<annotations::CheckedFile> files;
+  for (const RunTarget &run : runs) {
+    const fs::path file = outDir / annotations::annotationFileName(run.id);
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+      if (!in && !in.eof())
+        throw std::runtime_error("cannot read it");
+      files.push_back(checkedFile(annotations::fromYaml(text.str()), run, artifactPath(run.solution)));
+    } catch (const std::exception &e) {
+      failures.push_back(annotations::terminalSafe(run.id) + ": the annotation " +
+                         annotations::terminalSafe(file.string()) + " did not load back for the report: " + e.what());
+    }
+  }
+  return files;
+}
+
 } // namespace
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
@@ -73,7 +102,8 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   valued.insert(kCompileOptions.begin(), kCompileOptions.end());
-  std::set<std::string> flags = {"quiet", "in-process", "fresh"};
+  valued.insert(kOutputOptions.begin(), kOutputOptions.end());
+  std::set<std::string> flags = {"quiet", "in-process", "fresh", "statistics"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
   flags.insert(kCompileFlags.begin(), kCompileFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
@@ -82,6 +112,12 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         << "\n";
     return kExitUsage;
   }
+  // Without --output-format the sweep prints only its summary; with one, the annotations of the
+  // runs audited are rendered as `check` renders them, and the summary goes to stderr.
+  const std::optional<OutputOptions> output =
+      outputOptionsFrom(*args, "audit", "", &out == &std::cout && isatty(STDOUT_FILENO), err);
+  if (!output)
+    return kExitUsage;
   const fs::path root = args->positionals().front();
   const fs::path outDir = *args->value("out");
   std::error_code ec;
@@ -165,10 +201,12 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
   unsigned gatedRuns = 0, keptRuns = 0;
+  std::set<std::string> unwritten;
   const auto write = [&](const RunTarget &run, const std::string &yaml) {
     std::string writeError;
     if (!annotations::writeFileAtomically(outDir / annotations::annotationFileName(run.id), yaml, writeError)) {
       failures.push_back(annotations::terminalSafe(run.id) + ": " + writeError);
+      unwritten.insert(run.id);
       return false;
     }
     return true;
@@ -223,25 +261,41 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
 
   for (const std::string &s : discovery.skipped)
     err << "kbaudit audit: skipped " << annotations::terminalSafe(s) << "\n";
+  // The report's own stream stays one document: the summary moves to stderr beside it.
+  std::ostream &summary = !output->format.empty() && !output->file ? err : out;
+  std::vector<annotations::CheckedFile> reported;
+  if (!output->format.empty() || args->has("statistics")) {
+    std::vector<RunTarget> written = runs; // a run whose annotation could not be written is already in failures
+    std::erase_if(written, [&](const RunTarget &run) { return unwritten.count(run.id) != 0; });
+    reported = loadReported(written, outDir, failures);
+  }
   for (const std::string &f : failures)
     err << "kbaudit audit: " << f << "\n";
   if (!args->has("quiet")) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
-    out << "kbaudit: audited " << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << secs
+    summary << "kbaudit: audited " << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << secs
         << " s -> " << annotations::terminalSafe(outDir.string());
     if (shard)
-      out << " (shard " << toString(*shard) << " of " << discovered << " runs)";
-    out << "\n";
+      summary << " (shard " << toString(*shard) << " of " << discovered << " runs)";
+    summary << "\n";
     for (const auto &[verdict, count] : verdicts)
-      out << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
+      summary << "  " << verdict << std::string(verdict.size() < 12 ? 12 - verdict.size() : 1, ' ') << count << "\n";
     if (keptRuns)
-      out << "  (" << keptRuns << " annotation" << (keptRuns == 1 ? "" : "s")
+      summary << "  (" << keptRuns << " annotation" << (keptRuns == 1 ? "" : "s")
           << " already up to date in the folder, kept; --fresh audits every run again)\n";
     if (!discovery.skipped.empty())
-      out << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
+      summary << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
           << " (named on stderr)\n";
   }
+  if (args->has("statistics")) {
+    std::vector<annotations::Annotation> annotated;
+    for (const annotations::CheckedFile &file : reported)
+      annotated.push_back(file.annotation);
+    summary << annotations::findingStatistics(annotated);
+  }
+  if (!output->format.empty() && !emitOutput(renderFiles(reported, *output, options.docBaseUrl), *output, out, err, "audit"))
+    return kExitInternal;
   if (!failures.empty())
     return kExitInternal;
   // Input that looked like runs or a table and could not be read is never lost in silence.

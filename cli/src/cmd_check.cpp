@@ -6,6 +6,7 @@
 
 #include "kbaudit/runtime/lifetime.h"
 
+#include "output_options.h"
 #include "stdin_solution.h"
 #include "usage.h"
 
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <iostream>
 #include <ostream>
+#include <unistd.h>
 
 namespace kbaudit::cli {
 
@@ -58,37 +60,12 @@ annotations::Annotation auditIsolated(const RunTarget &target, const AuditOption
   return unauditableRun(target, options, failure);
 }
 
-/// The solution's path as code-scanning tools resolve it: relative to the current directory
-/// (the repository checkout in CI) when it lies below it.
-std::string artifactPath(const fs::path &solution) {
-  std::error_code ec;
-  const fs::path rel = fs::relative(fs::absolute(solution, ec), fs::current_path(ec), ec);
-  if (ec || rel.empty() || *rel.begin() == "..")
-    return solution.generic_string();
-  return rel.generic_string();
-}
-
-/// --format, or its ruff-style alias --output-format; "" after writing why to `err`.
-std::string outputFormat(const Args &args, std::ostream &err) {
-  const auto format = args.value("format"), alias = args.value("output-format");
-  if (format && alias && *format != *alias) {
-    err << "kbaudit check: --format " << terminalSafe(*format) << " and --output-format " << terminalSafe(*alias)
-        << " disagree\n";
-    return {};
-  }
-  const std::string f = format ? *format : alias.value_or("text");
-  if (f != "text" && f != "yaml" && f != "json" && f != "sarif" && f != "github") {
-    err << "kbaudit check: --format must be text, yaml, json, sarif or github\n";
-    return {};
-  }
-  return f;
-}
-
 } // namespace
 
 int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"problem", "format", "output-format", "select", "ignore", "stdin-filename"};
+  std::set<std::string> valued = {"problem", "problems", "select", "ignore", "stdin-filename"};
+  valued.insert(kOutputOptions.begin(), kOutputOptions.end());
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   valued.insert(kCompileOptions.begin(), kCompileOptions.end());
   std::set<std::string> flags = {"statistics"};
@@ -104,15 +81,11 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
         << usageLine(*findCommandHelp("check")) << "\n";
     return kExitUsage;
   }
-  const std::string format = outputFormat(*args, err);
-  if (format.empty())
+  std::optional<OutputOptions> output =
+      outputOptionsFrom(*args, "check", "full", &out == &std::cout && isatty(STDOUT_FILENO), err);
+  if (!output)
     return kExitUsage;
-  // Several files (as a pre-commit hook passes them) are fine for the formats that can hold
-  // several results; yaml and json are one annotation document.
-  if (inputs.size() > 1 && (format == "yaml" || format == "json")) {
-    err << "kbaudit check: --format " << format << " takes one FILE or RUN_DIR\n";
-    return kExitUsage;
-  }
+  output->singleJsonObject = inputs.size() == 1; // the one annotation object check has always printed
   const auto stdinCount = std::count(inputs.begin(), inputs.end(), "-");
   if (stdinCount > 1 || (stdinName && stdinCount == 0)) {
     err << "kbaudit check: " << (stdinCount > 1 ? "stdin (-) can be read once" : "--stdin-filename needs - among the inputs")
@@ -125,15 +98,21 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       err << "kbaudit check: " << terminalSafe(input) << ": no such file or directory\n";
       return kExitUsage;
     }
-  const std::optional<AuditOptions> options = auditOptionsFrom(*args, "problem", "check", err);
+  if (args->has("problem") && args->has("problems")) {
+    err << "kbaudit check: --problem (one problem for every file) and --problems (a tree to find each file's) "
+           "exclude each other\n";
+    return kExitUsage;
+  }
+  // --problems ROOT: each file's problem is found under ROOT from its run id, as `audit` finds it.
+  const std::optional<AuditOptions> options =
+      auditOptionsFrom(*args, args->has("problems") ? "problems" : "problem", "check", err);
   if (!options)
     return kExitUsage;
   // Private copies of solutions whose probing process was killed outright.
   if (options->runtime)
     runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
 
-  std::vector<annotations::Annotation> all;
-  std::vector<std::string> artifacts;
+  std::vector<annotations::CheckedFile> all;
   int code = kExitClean;
   for (const std::string &input : inputs) {
     RunTarget target;
@@ -166,18 +145,21 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     } else if (gated(a, options->failOn) && code == kExitClean) {
       code = kExitFlagged;
     }
-    if (format == "yaml") out << annotations::toYaml(a);
-    else if (format == "json") out << annotations::toJson(a);
-    else if (format == "text") out << annotations::toText(a);
-    else if (format == "github") out << annotations::toGithub(a, artifact);
-    artifacts.push_back(artifact);
-    all.push_back(std::move(a));
+    all.push_back(checkedFile(std::move(a), target, artifact));
   }
-  if (format == "sarif")
-    out << annotations::toSarif(all, artifacts, options->docBaseUrl);
+  std::string text = renderFiles(all, *output, options->docBaseUrl);
   // After the output, as ruff prints them; machine formats stay one parseable document.
-  if (args->has("statistics"))
-    (format == "text" || format == "github" ? out : err) << annotations::findingStatistics(all);
+  if (args->has("statistics")) {
+    std::vector<annotations::Annotation> annotated;
+    for (const annotations::CheckedFile &file : all)
+      annotated.push_back(file.annotation);
+    if (output->machineReadable())
+      err << annotations::findingStatistics(annotated);
+    else
+      text += annotations::findingStatistics(annotated);
+  }
+  if (!emitOutput(text, *output, out, err, "check"))
+    return kExitInternal;
   return code;
 }
 

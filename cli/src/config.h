@@ -1,8 +1,9 @@
 #pragma once
 
-// kbaudit.yaml: the same keys as the command line (select, ignore, problems, problem,
-// baseline, fail_on, suite, suites) plus doc_base_url, kept at the repository root. Command-line options
-// win over the file; paths in the file are relative to it.
+// kbaudit.yaml, kbaudit.toml or pyproject.toml's [tool.kbaudit] table: the same keys as the
+// command line (select, ignore, problems, problem, baseline, fail_on, suite, suites) plus
+// doc_base_url, kept at the repository root (TOML files may spell them fail-on, doc-base-url).
+// Command-line options win over the file; paths in the file are relative to it.
 
 #include <filesystem>
 #include <optional>
@@ -20,12 +21,14 @@ struct Config {
   std::vector<std::filesystem::path> suites;  ///< folders of the user's own suite profiles
 };
 
-/// kbaudit.yaml in `start` or the nearest parent, stopping at a repository root (a
-/// directory holding .git) or the filesystem root.
+/// The config in `start` or the nearest parent, stopping at a repository root (a directory
+/// holding .git) or the filesystem root. In one directory kbaudit.yaml wins over kbaudit.toml,
+/// which wins over a pyproject.toml; a pyproject.toml without [tool.kbaudit] is not a config.
 std::optional<std::filesystem::path> findConfig(const std::filesystem::path &start);
 
-/// Parses a config; nullopt with `error` set for unreadable files and unknown keys (a
-/// misspelt key must not silently change what is gated).
+/// Parses a config (YAML, or TOML by the .toml extension); nullopt with `error` set for
+/// unreadable or malformed files and unknown keys (a misspelt key must not silently change
+/// what is gated).
 std::optional<Config> loadConfig(const std::filesystem::path &file, std::string &error);
 
 } // namespace kbaudit::cli

@@ -248,7 +248,7 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
   options.selection.select = args.has("select") ? args.list("select") : config.select;
   options.selection.ignore = args.has("ignore") ? args.list("ignore") : config.ignore;
   if (const std::string unknown = options.selection.unknownEntry(); !unknown.empty())
-    return fail("'" + unknown + "' in " + (args.has("select") || args.has("ignore") ? "--select/--ignore" : "kbaudit.yaml") +
+    return fail("'" + unknown + "' in " + (args.has("select") || args.has("ignore") ? "--select/--ignore" : config.file.filename().string()) +
                 " names no rule: use rule ids (WRAP001), categories (WRAP, PREC, MEM, RUB, TIME) or ALL");
   options.docBaseUrl = config.docBaseUrl;
   {

@@ -7,16 +7,19 @@ namespace {
 constexpr std::string_view kCheckOptions = R"(  -                        read the solution from stdin (run id "stdin", shown as solution.py)
   --stdin-filename NAME    the name to show for stdin (and the run id a file there would get)
   --problem DIR|FILE       the problem directory (problem.yaml, reference.py) or level file
-  --format FORMAT          text (default), yaml, json, sarif or github
-  --output-format FORMAT   the same as --format
+  --problems ROOT          find each file's problem under ROOT from its run id, as audit does
+  --output-format FORMAT   full (default; text is the same), concise, grouped, json, yaml, sarif,
+                           github or junit, for any number of files (--format is the same option)
+  --output-file FILE       write the report to FILE instead of stdout
+  --color WHEN             auto (default: on a terminal, unless NO_COLOR is set), always, never
   --statistics             after the output, one line per rule: count, rule id, rule name
-                           (on stderr for yaml, json and sarif, which stay one document)
+                           (on stderr for yaml, json, sarif and junit, which stay one document)
   --select IDS             rule ids, categories or ALL to run (comma list, repeatable)
   --ignore IDS             rule ids or categories not to run
   --fail-on CLASSES        what exits 1: reward_hack, rubric_leak (default both), review
   --baseline FILE          findings accepted after review
-  --config FILE            kbaudit.yaml to read (default: the nearest one)
-  --no-config              read no kbaudit.yaml
+  --config FILE            kbaudit.yaml, kbaudit.toml or pyproject.toml to read (default: the nearest)
+  --no-config              read no config file
   --suite ID               judge by this suite profile instead of detecting it (`kbaudit suites`)
   --suites DIR             also read the suite profiles (*.yaml) in DIR (repeatable)
   --runtime                also run the sandboxed runtime probes (needs --problem)
@@ -37,6 +40,10 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
   --suite ID, --suites DIR as for check: the suite profile that judges every run, more profiles
   --fail-on CLASSES        exit 1 when some run matches (audit gates only when asked)
   --quiet                  no progress line and no summary
+  --output-format FORMAT   also print every run's annotation as check does (full, concise, grouped,
+                           json, yaml, sarif, github, junit); the summary then goes to stderr
+  --output-file FILE, --color WHEN   as for check
+  --statistics             after the summary, one line per rule: count, rule id, rule name
   --runtime                also run the runtime probes (--device, --python, --probe-timeout, --seeds)
   --compile                also compile each CUDA source with nvcc and read the PTX (compiled evidence;
                            cached, but a cold torch extension source costs tens of seconds)
@@ -65,7 +72,7 @@ constexpr std::string_view kReportOptions = R"(  --html OUT.html          the pa
 )";
 
 const std::vector<CommandHelp> kCommands = {
-    {"check", "FILE|RUN_DIR|-... [--problem DIR] [--format text|yaml|json|sarif|github] [--select IDS] [--ignore IDS] [--runtime]",
+    {"check", "FILE|RUN_DIR|-... [--problem DIR | --problems ROOT] [--output-format FORMAT] [--output-file FILE] [--select IDS] [--ignore IDS] [--runtime]",
      "audit one solution (or several, or stdin)", kCheckOptions},
     {"audit", "RUNS_DIR --out DIR [--jobs N] [--shard K/N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]",
      "audit every run under RUNS_DIR, one <run_id>.yaml annotation each", kAuditOptions},

@@ -127,6 +127,11 @@ void readDataFiles(std::string_view bytes, unsigned mode) {
   std::string error;
   (void)cli::loadConfig(dir / "kbaudit.yaml", error);
   (void)cli::loadBaseline(dir / "kbaudit.yaml", error);
+  // The same bytes as a TOML config (kbaudit.toml, pyproject.toml's [tool.kbaudit]).
+  put(dir / "kbaudit.toml", bytes);
+  (void)cli::loadConfig(dir / "kbaudit.toml", error);
+  put(dir / "pyproject.toml", bytes);
+  (void)cli::loadConfig(dir / "pyproject.toml", error);
 }
 
 } // namespace

@@ -225,7 +225,9 @@ TEST(CliStdin, DashReadsTheSolutionFromStdin) {
   const Result text = binary("check -", wrap, tmp.path().string());
   EXPECT_EQ(text.code, cli::kExitFlagged) << text.err;
   EXPECT_EQ(text.out.rfind("stdin: reward_hack\n", 0), 0u) << text.out;
-  EXPECT_NE(text.out.find("solution.py:6: WRAP001"), std::string::npos) << text.out;
+  // path:line:col, the column of `return` (ruff's form), and the line beneath.
+  EXPECT_NE(text.out.find("solution.py:6:9: WRAP001"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("      6 |         return torch.matmul(a, b)\n"), std::string::npos) << text.out;
 
   const Result gh = binary("check - --stdin-filename src/my_solution.py --output-format github", wrap, tmp.path().string());
   EXPECT_EQ(gh.code, cli::kExitFlagged);

@@ -15,6 +15,9 @@ namespace kbaudit::annotations {
 inline constexpr int kJsonSchemaVersion = 1;
 
 std::string toJson(const Annotation &a);
+/// Several annotations as one JSON array of toJson's objects (`check --output-format json` with
+/// more than one input, and `audit --output-format json`).
+std::string toJsonList(const std::vector<Annotation> &annotations);
 /// A compact human report: verdict, findings with `solution.py:LINE`, diagnostics. Everything
 /// taken from input is passed through terminalSafe.
 std::string toText(const Annotation &a);
