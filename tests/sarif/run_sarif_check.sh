@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest outputs_SarifForGitHub: `kbaudit check --output-format sarif` over the shipped example
+# ctest Outputs.SarifForGitHub: `kbaudit check --output-format sarif` over the shipped example
 # runs (findings of several rules, a run kbaudit cannot audit) passes validate_sarif.py.
 # Exit 77 (skipped) when python3 or python3-jsonschema is missing.
 set -uo pipefail
