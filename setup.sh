@@ -31,8 +31,9 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev
 # Output formats, config files and option parsing (JUnit XML, pyproject.toml/kbaudit.toml, CLI11),
 # and the SARIF test's JSON-schema validator.
 APT_PACKAGES+=(libpugixml-dev libtomlplusplus-dev libcli11-dev python3-jsonschema)
-# UTF-8 validation and encoding (analyzers/source/src/utf8.cpp), header-only.
-APT_PACKAGES+=(libutfcpp-dev)
+# UTF-8 validation and encoding (analyzers/source/src/utf8.cpp, header-only) and the CSV/TSV
+# reader of evaluation tables (cli/src/eval_table.cpp).
+APT_PACKAGES+=(libutfcpp-dev libcsv-dev)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 # The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
 [ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)

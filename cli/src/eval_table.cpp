@@ -5,6 +5,8 @@
 #include "kbaudit/source/data_file.h"
 #include "kbaudit/source/json_data.h"
 
+#include <csv.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -248,45 +250,39 @@ fs::path resolveSolution(const fs::path &root, const fs::path &table, const std:
 
 } // namespace
 
-std::vector<std::vector<std::string>> splitDelimited(std::string_view text, char delimiter) {
+namespace {
+
+/// What libcsv's callbacks build: rows of cells.
+struct CsvRows {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> row;
-  std::string cell;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    any = true;
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cell += c;
-      }
-    } else if (c == '"' && cell.empty()) {
-      quoted = true;
-    } else if (c == delimiter) {
-      row.push_back(std::move(cell));
-      cell.clear();
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
-        ++i;
-      row.push_back(std::move(cell));
-      cell.clear();
-      rows.push_back(std::move(row));
-      row.clear();
-      any = false;
-    } else {
-      cell += c;
-    }
-  }
-  if (any) {
-    row.push_back(std::move(cell));
-    rows.push_back(std::move(row));
-  }
-  return rows;
+};
+
+void onCell(void *cell, std::size_t size, void *data) {
+  static_cast<CsvRows *>(data)->row.emplace_back(static_cast<const char *>(cell), size);
+}
+
+void onRowEnd(int, void *data) {
+  CsvRows &out = *static_cast<CsvRows *>(data);
+  out.rows.push_back(std::move(out.row));
+  out.row.clear();
+}
+
+} // namespace
+
+std::vector<std::vector<std::string>> splitDelimited(std::string_view text, char delimiter) {
+  // libcsv (Debian's libcsv-dev) in its default, lenient mode: RFC 4180 quoting ("" inside a
+  // quoted cell, delimiters and newlines in quotes), CRLF or LF rows, blank lines skipped; a
+  // stray quote inside an unquoted cell is kept as text rather than failing the whole table.
+  csv_parser parser;
+  if (csv_init(&parser, 0) != 0)
+    return {};
+  csv_set_delim(&parser, static_cast<unsigned char>(delimiter));
+  CsvRows out;
+  csv_parse(&parser, text.data(), text.size(), onCell, onRowEnd, &out);
+  csv_fini(&parser, onCell, onRowEnd, &out);
+  csv_free(&parser);
+  return std::move(out.rows);
 }
 
 std::optional<std::vector<Record>> parseTable(const fs::path &file, std::string &error,
