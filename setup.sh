@@ -25,7 +25,7 @@ step=""
 trap 'rc=$?; [ $rc -eq 0 ] || echo "setup.sh: FAILED at step: ${step} (exit $rc)" >&2' EXIT
 say() { step="$1"; echo "==> $1"; }
 
-APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev
+APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libkainjow-mustache-dev libcsv-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates python3-pip)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)

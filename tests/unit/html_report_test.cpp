@@ -1,8 +1,11 @@
 // `kbaudit report --html`: the page's structure (HtmlReport.*) and, where Debian's chromium is
 // installed (setup.sh with KBAUDIT_WITH_CHROMIUM=1), the page rendered by a real headless browser
-// (HtmlReportBrowser.*).
+// (HtmlReportBrowser.*), with hostile text in every field: nothing injected runs, filters and the
+// CSV export work. The report model and CSV on their own: report_model_test.cpp.
 
 #include "kbaudit/annotations/html_report.h"
+#include "kbaudit/annotations/report_csv.h"
+#include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/score.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
@@ -10,6 +13,9 @@
 #include "test_files.h"
 
 #include <gtest/gtest.h>
+
+#include <csv.h>
+#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <cstdint>
@@ -95,7 +101,25 @@ Sweep sweep() {
               "upcasts fp8 to bf16")};
   // A human verdict outside the schema's five.
   s.truth.at("20260101_000005_claude_model-b_03_topk").verdict = "harness_limited";
+  s.truth.at("20260101_000004_claude_model-b_02_attention").evidence =
+      "Solution read end to end: a real <flash> kernel & no caching.\n";
+  for (auto *side : {&s.pred, &s.truth})
+    for (auto &[id, a] : *side)
+      if (a.model == "model-b")
+        a.harness = "codex";
   return s;
+}
+
+// A human annotation as the humans write it: the schema's fields, and `evidence:`, which
+// kbaudit's writer never emits.
+std::string humanYaml(const Annotation &a) {
+  std::string text = toYaml(a);
+  if (!a.evidence.empty()) {
+    YAML::Emitter e;
+    e << YAML::BeginMap << YAML::Key << "evidence" << YAML::Value << a.evidence << YAML::EndMap;
+    text += std::string("\n") + e.c_str() + "\n";
+  }
+  return text;
 }
 
 // The annotations as files: kbaudit's as <run_id>.yaml, the humans' in the corpus layout.
@@ -103,7 +127,7 @@ void writeSweep(const Sweep &s, const fs::path &pred, const fs::path &truth) {
   for (const auto &[id, a] : s.pred)
     test::writeFile(pred / (id + ".yaml"), toYaml(a));
   for (const auto &[id, a] : s.truth)
-    test::writeFile(truth / id / "annotation.yaml", toYaml(a));
+    test::writeFile(truth / id / "annotation.yaml", humanYaml(a));
 }
 
 std::size_t count(const std::string &haystack, const std::string &needle) {
@@ -263,6 +287,216 @@ TEST(HtmlReport, Command) {
   EXPECT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "nope").string(), "--html", out.string()},
                      o3, e3),
             cli::kExitUsage);
+}
+
+
+TEST(HtmlReport, HackRateChartsPerModelHarnessAndProblem) {
+  const std::string html = renderFromFiles(true);
+  // Three inline SVG charts, one bar per model, harness and problem; nothing drawn by a script.
+  EXPECT_EQ(count(html, "<svg "), 3u);
+  for (const char *id : {"chart-model", "chart-harness", "chart-problem"})
+    EXPECT_TRUE(has(html, std::string("<figure class=\"chart\" id=\"") + id + "\"")) << id;
+  EXPECT_EQ(count(html, "<g class=\"bar\""), 2u + 2u + 3u);
+  // model-a: 3 runs, 2 flagged (reward_hack, rubric_leak), all three human hacks or clean.
+  EXPECT_TRUE(has(html, "<tr data-key=\"model-a\" data-flagged=\"2\" data-audited=\"3\">"));
+  EXPECT_TRUE(has(html, "<tr data-key=\"codex\" data-flagged=\"1\" data-audited=\"2\">"));
+  EXPECT_TRUE(has(html, "<tr data-key=\"02_attention\" data-flagged=\"2\" data-audited=\"2\">"));
+  // The bar is the rate's share of the 260-pixel track: 2/3 of it for model-a, all of it for
+  // 02_attention, none for 03_topk.
+  const auto bar = [&](const std::string &key) {
+    const auto at = html.find("<g class=\"bar\" data-key=\"" + key + "\"");
+    return at == std::string::npos ? std::string() : html.substr(at, html.find("</g>", at) - at);
+  };
+  EXPECT_TRUE(has(bar("model-a"), "class=\"k\" x=\"210\" y=\"7\" width=\"173.3\""));
+  EXPECT_TRUE(has(bar("02_attention"), "width=\"260.0\""));
+  EXPECT_TRUE(has(bar("03_topk"), "<rect class=\"k\" x=\"210\" y=\"59\" width=\"0.0\""));
+  EXPECT_TRUE(has(bar("model-a"), "66.7% (2/3) \u00b7 human 66.7%"));
+  // Without human labels: kbaudit's bar only.
+  const std::string plain = renderFromFiles(false);
+  EXPECT_EQ(count(plain, "<rect class=\"h\""), 0u);
+  EXPECT_EQ(count(html, "<rect class=\"h\""), 7u);
+}
+
+TEST(HtmlReport, HumanEvidenceInTheSidePanel) {
+  const std::string html = renderFromFiles(true);
+  EXPECT_EQ(count(html, "<div class=\"human-evidence\">"), 1u);
+  EXPECT_TRUE(has(html, "<p class=\"evidence-text\">Solution read end to end: a real &lt;flash&gt; kernel &amp; no "
+                        "caching.\n</p>"));
+}
+
+TEST(HtmlReport, TemplateEscapesEveryValueAndAssetsAreCompiledIn) {
+  const fs::path assets = fs::path(KBAUDIT_SOURCE_DIR) / "annotations" / "assets";
+  const std::string tmpl = test::readFile(assets / "report.html.mustache");
+  ASSERT_FALSE(tmpl.empty());
+  // No unescaped tag: every value goes through the engine's HTML escaping.
+  EXPECT_FALSE(has(tmpl, "{{{"));
+  EXPECT_FALSE(has(tmpl, "{{&"));
+  EXPECT_FALSE(has(tmpl, "{{ &"));
+  // The assets are partials, not values, and reach the page verbatim.
+  const std::string html = renderFromFiles(true);
+  for (const char *file : {"report.css", "report.js"}) {
+    const std::string asset = test::readFile(assets / file);
+    ASSERT_GT(asset.size(), 1000u) << file;
+    EXPECT_FALSE(has(asset, "{{")) << file << " would be read as mustache tags";
+    EXPECT_TRUE(has(html, asset)) << file;
+  }
+  EXPECT_FALSE(has(html, "{{")) << "a tag the template left unrendered";
+}
+
+TEST(HtmlReport, CsvBesideThePage) {
+  test::TempDir dir;
+  writeSweep(sweep(), dir / "pred", dir / "truth");
+  std::ostringstream o, e;
+  ASSERT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "truth").string(), "--csv",
+                      (dir / "out" / "runs.csv").string()},
+                     o, e),
+            cli::kExitClean)
+      << e.str();
+  EXPECT_FALSE(fs::exists(dir / "out" / "report.html"));
+  const std::string csv = test::readFile(dir / "out" / "runs.csv");
+  EXPECT_EQ(count(csv, "\r\n"), 6u);
+  EXPECT_TRUE(has(csv, "\"20260101_000004_claude_model-b_02_attention\",\"model-b\",\"codex\",\"02_attention\",\"\",\"\","
+                       "\"reward_hack\",\"clean\",\"disagree\",\"WRAP001\",\"WRAP001\"\r\n"))
+      << csv;
+  // Both outputs in one run: the same rows.
+  std::ostringstream o2, e2;
+  ASSERT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "truth").string(), "--csv",
+                      (dir / "b.csv").string(), "--html", (dir / "b.html").string()},
+                     o2, e2),
+            cli::kExitClean);
+  EXPECT_EQ(test::readFile(dir / "b.csv"), csv);
+  EXPECT_TRUE(has(test::readFile(dir / "b.html"), "id=\"csv-export\""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile text in every field a page shows: each payload, if it ever became markup, would mark
+// the body (data-pwned) or add an element the tests look for.
+
+const std::vector<std::string> &payloads() {
+  static const std::vector<std::string> p = {
+      "<script>document.body.setAttribute('data-pwned','script')</script>",
+      "\"><img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">",
+      "'></style></title></textarea><svg onload=\"document.body.setAttribute('data-pwned','svg')\">",
+      "</script><iframe srcdoc=\"<b>x</b>\"></iframe>",
+      "{{title}}{{{css}}}{{>js}}",
+      "\u6a21\u578b \u202eevil\u202c \U0001F680 caf\u00e9 \u0417\u0434\u0440\u0430",
+      std::string(6000, 'W') + "<script>document.body.setAttribute('data-pwned','long')</script>",
+      "=cmd|' /C calc'!A0 & \"quoted\", comma\r\nnext line",
+  };
+  return p;
+}
+
+// The k-th payload with a tag, so every field's text is distinct.
+std::string hostile(std::size_t k, const std::string &tag) { return tag + payloads()[k % payloads().size()]; }
+
+Sweep hostileSweep() {
+  using rules::Confidence;
+  using rules::VerdictClass;
+  Sweep s;
+  for (std::size_t i = 0; i < payloads().size(); ++i) {
+    const std::string id = "run" + std::to_string(i) + "_" + payloads()[i];
+    Annotation a;
+    a.runId = id;
+    a.model = hostile(i, "m" + std::to_string(i % 3));
+    a.harness = hostile(i + 1, "h" + std::to_string(i % 2)); // first word only: "h0\"><img"...
+    a.problem = hostile(i + 2, "p" + std::to_string(i % 4));
+    a.effort = hostile(i + 3, "e");
+    a.peakFraction = 0.125 * double(i);
+    a.verdict = i % 2 ? "reward_hack" : hostile(i, "v");
+    a.summary = hostile(i + 4, "s");
+    a.implication = hostile(i + 5, "i");
+    a.quotes.push_back(Quote{hostile(i + 6, "f"), {3, 4}, hostile(i + 7, "l"), hostile(i, "q") + "\n" + hostile(i + 1, "q2") + "\n"});
+    rules::Finding f;
+    f.rule = i % 2 ? "WRAP001" : hostile(i, "R");
+    f.name = hostile(i + 1, "n");
+    f.verdict = VerdictClass::RewardHack;
+    f.confidence = Confidence::High;
+    f.message = hostile(i + 2, "msg");
+    f.evidence = hostile(i + 3, "ev");
+    f.file = hostile(i + 4, "file");
+    f.lines = {2, 2};
+    a.kbaudit.findings.push_back(f);
+    a.kbaudit.diagnostics.push_back(
+        Diagnostic{Diagnostic::Severity::Warning, hostile(i, "code"), hostile(i + 2, "dm"), hostile(i + 1, "df"), {1, 1}});
+    a.kbaudit.skipped.push_back(rules::SkippedRule{hostile(i + 3, "sr"), hostile(i + 4, "why")});
+    a.kbaudit.version = hostile(i + 5, "ver");
+    a.kbaudit.problemDir = hostile(i + 6, "dir");
+    s.pred.emplace(id, a);
+    Annotation h = a;
+    h.kbaudit = {};
+    h.model = hostile(i + 1, "hm");
+    h.verdict = i % 3 ? "clean" : hostile(i + 2, "hv");
+    h.summary = hostile(i + 3, "hs");
+    h.implication = hostile(i + 4, "hi");
+    h.evidence = hostile(i + 5, "he");
+    h.quotes = {Quote{"solution.py", {1, 1}, hostile(i + 6, "hl"), hostile(i + 7, "hq") + "\n"}};
+    s.truth.emplace(id, h);
+  }
+  return s;
+}
+
+void writeHostileSweep(const Sweep &s, const fs::path &pred, const fs::path &truth) {
+  for (const auto &[id, a] : s.pred)
+    test::writeFile(pred / annotationFileName(id), toYaml(a));
+  for (const auto &[id, a] : s.truth)
+    test::writeFile(truth / annotationFileName(id), humanYaml(a));
+}
+
+// No payload reaches the page as markup: every '<' of a payload arrives as &lt;.
+void expectNoInjectedMarkup(const std::string &html, unsigned svgCharts) {
+  EXPECT_EQ(count(html, "<script"), 1u);
+  EXPECT_EQ(count(html, "<svg"), svgCharts);
+  for (const char *tag : {"<img", "<iframe", "<textarea", "data-pwned=\"", "onerror=\"", "onload=\""})
+    EXPECT_FALSE(has(html, tag)) << tag;
+  EXPECT_EQ(count(html, "</style>"), 1u);
+  // The page's title and one tooltip per chart bar.
+  EXPECT_EQ(count(html, "<title>"), 1u + count(html, "<g class=\"bar\""));
+}
+
+TEST(HtmlReport, HostileTextInEveryFieldStaysText) {
+  test::TempDir dir;
+  const Sweep s = hostileSweep();
+  writeHostileSweep(s, dir / "pred", dir / "truth");
+  std::vector<std::string> errors;
+  const auto pred = loadAnnotations(dir / "pred", errors);
+  const auto truth = loadAnnotations(dir / "truth", errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  ASSERT_EQ(pred.size(), payloads().size());
+  HtmlReportOptions options;
+  options.title = hostile(0, "title");
+  options.predSource = hostile(1, "src");
+  options.truthSource = hostile(2, "truth");
+  options.loadErrors = {hostile(3, "err")};
+  const std::string html = renderHtmlReport(pred, &truth, options);
+  expectNoInjectedMarkup(html, 3);
+  // Each payload is on the page, escaped; the mustache one is text, not a tag.
+  EXPECT_TRUE(has(html, "<title>title&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)&lt;/"
+                        "script&gt;</title>"));
+  EXPECT_TRUE(has(html, "{{title}}{{{css}}}{{&gt;js}}"));
+  EXPECT_TRUE(has(html, "\u202eevil\u202c \U0001F680"));
+  EXPECT_TRUE(has(html, std::string(6000, 'W') + "&lt;script&gt;"));
+  // Every field's text, as read back from the files, is on the page escaped: rendered, not
+  // dropped, and not cut.
+  const auto shown = [&](const std::string &text, const std::string &what) {
+    EXPECT_TRUE(has(html, htmlEscape(text))) << what << ": " << text.substr(0, 80);
+  };
+  for (const std::string &t : {options.title, options.predSource, options.truthSource, options.loadErrors[0]})
+    shown(t, "header");
+  for (const auto &[id, a] : pred) {
+    for (const std::string &t : {a.runId, a.effort, a.summary, a.implication, a.kbaudit.version, a.kbaudit.problemDir,
+                                 a.quotes[0].file, a.quotes[0].label})
+      shown(t, "kbaudit field");
+    const rules::Finding &f = a.kbaudit.findings[0];
+    for (const std::string &t : {f.rule, f.name, f.message, f.evidence, f.file})
+      shown(t, "finding");
+    const Diagnostic &d = a.kbaudit.diagnostics[0];
+    for (const std::string &t : {d.code, d.message, d.file, a.kbaudit.skipped[0].rule, a.kbaudit.skipped[0].reason})
+      shown(t, "diagnostic or skipped rule");
+    shown(a.quotes[0].text.substr(0, a.quotes[0].text.find('\n')), "quote line");
+  }
+  for (const auto &[id, h] : truth)
+    for (const std::string &t : {h.model, h.summary, h.implication, h.evidence, h.quotes[0].label})
+      shown(t, "human field");
 }
 
 // ---------------------------------------------------------------------------------------------
