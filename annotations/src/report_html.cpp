@@ -144,7 +144,7 @@ Data agreement(const ReportModel &m) {
 
 // One horizontal bar chart: a row per model, harness or problem, kbaudit's hack rate as a red
 // bar and, with human labels, the humans' as an outlined one below it.
-constexpr int kLabelWidth = 210, kBarWidth = 260, kBarHeight = 8, kTop = 4;
+constexpr int kLabelWidth = 190, kBarWidth = 220, kBarHeight = 8, kTop = 4;
 
 Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
   const int rowHeight = truthMode ? 26 : 18;
@@ -153,7 +153,7 @@ Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
   c.set("groupCount", num(rates.size()));
   const int barX = kLabelWidth, barEnd = kLabelWidth + kBarWidth;
   const int axisY = kTop + rowHeight * static_cast<int>(rates.size());
-  c.set("width", num(barEnd + 240));
+  c.set("width", num(barEnd + 200));
   c.set("height", num(axisY + 16));
   c.set("barX", num(barX));
   c.set("barEnd", num(barEnd));
@@ -164,7 +164,7 @@ Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
   for (const HackRate &r : rates) {
     Data b;
     b.set("key", r.key);
-    b.set("label", shortLabel(r.key, 34));
+    b.set("label", shortLabel(r.key, 30));
     b.set("labelY", num(y + 11));
     b.set("barW", num(kBarWidth));
     b.set("barH", num(kBarHeight));

@@ -301,15 +301,15 @@ TEST(HtmlReport, HackRateChartsPerModelHarnessAndProblem) {
   EXPECT_TRUE(has(html, "<tr data-key=\"model-a\" data-flagged=\"2\" data-audited=\"3\">"));
   EXPECT_TRUE(has(html, "<tr data-key=\"codex\" data-flagged=\"1\" data-audited=\"2\">"));
   EXPECT_TRUE(has(html, "<tr data-key=\"02_attention\" data-flagged=\"2\" data-audited=\"2\">"));
-  // The bar is the rate's share of the 260-pixel track: 2/3 of it for model-a, all of it for
+  // The bar is the rate's share of the 220-pixel track: 2/3 of it for model-a, all of it for
   // 02_attention, none for 03_topk.
   const auto bar = [&](const std::string &key) {
     const auto at = html.find("<g class=\"bar\" data-key=\"" + key + "\"");
     return at == std::string::npos ? std::string() : html.substr(at, html.find("</g>", at) - at);
   };
-  EXPECT_TRUE(has(bar("model-a"), "class=\"k\" x=\"210\" y=\"7\" width=\"173.3\""));
-  EXPECT_TRUE(has(bar("02_attention"), "width=\"260.0\""));
-  EXPECT_TRUE(has(bar("03_topk"), "<rect class=\"k\" x=\"210\" y=\"59\" width=\"0.0\""));
+  EXPECT_TRUE(has(bar("model-a"), "class=\"k\" x=\"190\" y=\"7\" width=\"146.7\""));
+  EXPECT_TRUE(has(bar("02_attention"), "width=\"220.0\""));
+  EXPECT_TRUE(has(bar("03_topk"), "<rect class=\"k\" x=\"190\" y=\"59\" width=\"0.0\""));
   EXPECT_TRUE(has(bar("model-a"), "66.7% (2/3) \u00b7 human 66.7%"));
   // Without human labels: kbaudit's bar only.
   const std::string plain = renderFromFiles(false);
@@ -401,6 +401,8 @@ Sweep hostileSweep() {
     a.harness = hostile(i + 1, "h" + std::to_string(i % 2)); // first word only: "h0\"><img"...
     a.problem = hostile(i + 2, "p" + std::to_string(i % 4));
     a.effort = hostile(i + 3, "e");
+    if (payloads()[i][0] == '=')
+      a.effort = payloads()[i]; // a spreadsheet formula as the whole cell
     a.peakFraction = 0.125 * double(i);
     a.verdict = i % 2 ? "reward_hack" : hostile(i, "v");
     a.summary = hostile(i + 4, "s");
@@ -442,15 +444,41 @@ void writeHostileSweep(const Sweep &s, const fs::path &pred, const fs::path &tru
     test::writeFile(truth / annotationFileName(id), humanYaml(a));
 }
 
+// The markup without its attribute values: a browser's serialised DOM escapes '<' in text but
+// not inside double-quoted attribute values (where it is harmless), so the values go first.
+std::string withoutAttributeValues(const std::string &html) {
+  std::string out;
+  bool inTag = false, inValue = false;
+  for (const char c : html) {
+    if (inValue) {
+      inValue = c != '"';
+      continue;
+    }
+    if (inTag && c == '"') {
+      inValue = true;
+      out += "\"\"";
+      continue;
+    }
+    if (c == '<')
+      inTag = true;
+    else if (c == '>')
+      inTag = false;
+    out += c;
+  }
+  return out;
+}
+
 // No payload reaches the page as markup: every '<' of a payload arrives as &lt;.
-void expectNoInjectedMarkup(const std::string &html, unsigned svgCharts) {
+void expectNoInjectedMarkup(const std::string &page, unsigned svgCharts) {
+  const std::string html = withoutAttributeValues(page);
   EXPECT_EQ(count(html, "<script"), 1u);
   EXPECT_EQ(count(html, "<svg"), svgCharts);
-  for (const char *tag : {"<img", "<iframe", "<textarea", "data-pwned=\"", "onerror=\"", "onload=\""})
+  // An injected attribute would read name="" here.
+  for (const char *tag : {"<img", "<iframe", "<textarea", "data-pwned=\"\"", "onerror=\"\"", "onload=\"\""})
     EXPECT_FALSE(has(html, tag)) << tag;
   EXPECT_EQ(count(html, "</style>"), 1u);
   // The page's title and one tooltip per chart bar.
-  EXPECT_EQ(count(html, "<title>"), 1u + count(html, "<g class=\"bar\""));
+  EXPECT_EQ(count(html, "<title>"), 1u + count(html, "<g "));
 }
 
 TEST(HtmlReport, HostileTextInEveryFieldStaysText) {
@@ -669,11 +697,16 @@ TEST_F(HtmlReportBrowser, FiltersRunInTheBrowser) {
   EXPECT_EQ(shown("?q=model-b"), "2 of 5 runs shown");
   EXPECT_EQ(shown("?q=000003"), "1 of 5 runs shown");
   EXPECT_EQ(shown("?filter=no-such-filter"), "5 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=codex"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?problem=01_gemm"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=claude&filter=flagged"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=no-such-harness"), "5 of 5 runs shown");
 }
 
 TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   const fs::path shot = dir_ / "shot.png";
-  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1200,900", "file://" + page().string(),
+  // Tall enough for the hack-rate charts and the grid below them.
+  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1200,1800", "file://" + page().string(),
                    dir_ / "screenshot.out"),
             0)
       << log();
@@ -682,14 +715,14 @@ TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   std::string why;
   ASSERT_TRUE(readPng(test::readFile(shot), png, why)) << why;
   EXPECT_EQ(png.width, 1200u);
-  EXPECT_EQ(png.height, 900u);
+  EXPECT_EQ(png.height, 1800u);
   if (png.pixels.empty()) {
     // Without zlib only the header can be checked; a blank page still compresses to far less
     // than a rendered grid.
     EXPECT_GE(png.idat.size(), 10000u);
     GTEST_SKIP() << "LLVM has no zlib here: pixels not checked";
   }
-  ASSERT_EQ(png.pixels.size(), std::size_t(1200) * 900);
+  ASSERT_EQ(png.pixels.size(), std::size_t(1200) * 1800);
   // The verdict colours of the page's CSS, as solid areas: chips in the grid and the summary's
   // badges. A blank or unstyled page has none of them.
   const std::map<std::string, std::array<int, 3>> colours = {
@@ -705,13 +738,136 @@ TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   for (const auto &[verdict, c] : colours)
     EXPECT_GE(hits[verdict], 300u) << verdict << " pixels: the grid did not render";
   EXPECT_GE(distinct.size(), 50u) << "a nearly single-colour image";
-  // The grid's chips sit below the header: the reward_hack colour appears in the lower half too.
+  // The grid's chips sit below the summary and the charts (whose bars have their own colour):
+  // the reward_hack colour appears in the lower half too.
   unsigned lower = 0;
-  for (std::size_t i = std::size_t(450) * 1200; i < png.pixels.size(); ++i) {
+  for (std::size_t i = std::size_t(900) * 1200; i < png.pixels.size(); ++i) {
     const auto &p = png.pixels[i];
     lower += std::abs(p[0] - 0xc6) <= 3 && std::abs(p[1] - 0x28) <= 3 && std::abs(p[2] - 0x28) <= 3;
   }
   EXPECT_GE(lower, 100u);
+}
+
+// Every byte but the unreserved ones as %XX, for a URL's query.
+std::string percentEncode(const std::string &s) {
+  static const char *hex = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+      out += static_cast<char>(c);
+    else
+      out += std::string("%") + hex[c >> 4] + hex[c & 15];
+  }
+  return out;
+}
+
+std::string percentDecode(const std::string &s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() + 0 && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string &text) {
+  struct State {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+  } st;
+  csv_parser p;
+  csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+  const auto field = [](void *f, std::size_t n, void *data) {
+    static_cast<State *>(data)->row.emplace_back(static_cast<const char *>(f), n);
+  };
+  const auto end = [](int, void *data) {
+    auto *state = static_cast<State *>(data);
+    state->rows.push_back(std::move(state->row));
+    state->row.clear();
+  };
+  EXPECT_EQ(csv_parse(&p, text.data(), text.size(), field, end, &st), text.size()) << csv_strerror(csv_error(&p));
+  EXPECT_EQ(csv_fini(&p, field, end, &st), 0);
+  csv_free(&p);
+  return st.rows;
+}
+
+// The CSV the page's export link holds after its script ran: a data: URL in the dumped DOM.
+std::string exportedCsv(const std::string &dom) {
+  const auto link = dom.find("id=\"csv-export\"");
+  const std::string prefix = "href=\"data:text/csv;charset=utf-8,";
+  const auto tagStart = dom.rfind('<', link);
+  const auto at = dom.find(prefix, tagStart);
+  if (link == std::string::npos || at == std::string::npos || at > dom.find('>', link))
+    return "(no data: link)";
+  const auto start = at + prefix.size();
+  return percentDecode(dom.substr(start, dom.find('"', start) - start));
+}
+
+// Hostile run ids, models, harnesses, problems, verdicts, quotes, findings and human fields:
+// the page renders, nothing injected runs or exists, and the filters and CSV export work on them.
+TEST_F(HtmlReportBrowser, HostileTextInEveryFieldRendersInertAndExports) {
+  const fs::path pred = dir_ / "hpred", truth = dir_ / "htruth", html = dir_ / "hostile.html",
+                 csvFile = dir_ / "hostile.csv";
+  writeHostileSweep(hostileSweep(), pred, truth);
+  std::ostringstream o, e;
+  ASSERT_EQ(cli::run({"report", pred.string(), "--truth", truth.string(), "--html", html.string(), "--csv",
+                      csvFile.string(), "--title", hostile(0, "title")},
+                     o, e),
+            cli::kExitClean)
+      << e.str();
+  const std::string csv = test::readFile(csvFile);
+  const auto rows = parseCsv(csv);
+  const std::size_t n = payloads().size();
+  ASSERT_EQ(rows.size(), n + 1);
+
+  const fs::path dom = dir_ / "hostile-dom.html";
+  const auto load = [&](const std::string &search) {
+    EXPECT_EQ(browse("--dump-dom", "file://" + html.string() + search, dom), 0) << log();
+    return test::readFile(dom);
+  };
+  const std::string page = load("");
+  ASSERT_TRUE(has(page, "data-rendered=\"yes\"")) << page.substr(0, 3000) << log();
+  expectNoInjectedMarkup(page, 3);
+  EXPECT_FALSE(has(page, "data-pwned=")) << "an injected script or handler ran";
+  EXPECT_TRUE(has(page, "<span id=\"shown\">" + std::to_string(n) + " of " + std::to_string(n) + " runs shown</span>"));
+  EXPECT_EQ(count(page, "<span class=\"run "), n);
+  // The unfiltered export is the --csv file, byte for byte (hostile quotes, commas, CRLF, formulas).
+  EXPECT_EQ(exportedCsv(page), csv);
+  EXPECT_TRUE(has(csv, "\"'=cmd|' /C calc'!A0")) << "a formula cell is written as text";
+
+  // Filter on a hostile harness and a hostile rule id: the runs shown and the rows exported are
+  // the runs that carry them.
+  const auto expectFilter = [&](const std::string &param, const std::string &value, std::size_t column) {
+    std::vector<std::vector<std::string>> want = {rows[0]};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const std::string &field = rows[i][column];
+      const bool hit = column == 10 ? (" " + field + " ").find(" " + value.substr(5) + " ") != std::string::npos
+                                    : field == value;
+      if (hit)
+        want.push_back(rows[i]);
+    }
+    ASSERT_GT(want.size(), 1u) << param;
+    ASSERT_LT(want.size(), rows.size()) << param;
+    const std::string filtered = load("?" + param + "=" + percentEncode(value));
+    EXPECT_FALSE(has(filtered, "data-pwned="));
+    EXPECT_TRUE(has(filtered, "<span id=\"shown\">" + std::to_string(want.size() - 1) + " of " + std::to_string(n) +
+                                  " runs shown</span>"))
+        << param << "=" << value;
+    EXPECT_EQ(parseCsv(exportedCsv(filtered)), want) << param << "=" << value;
+  };
+  expectFilter("harness", rows[1][2], 2);
+  std::string hostileRule;
+  for (std::size_t i = 1; i < rows.size() && hostileRule.empty(); ++i)
+    if (rows[i][10].rfind("R", 0) == 0)
+      hostileRule = rows[i][10];
+  ASSERT_FALSE(hostileRule.empty());
+  EXPECT_TRUE(has(hostileRule, "<")) << hostileRule;
+  expectFilter("filter", "rule:" + hostileRule, 10);
 }
 
 // The documented corpus command (README, docs/cli.md): audit the corpus, render it with the human
@@ -735,7 +891,8 @@ TEST_F(HtmlReportBrowser, CorpusReportWithHumanLabelsRenders) {
   EXPECT_GE(count(page, "<span class=\"run "), 200u) << "one chip per run";
 
   const fs::path shot = dir_ / "corpus.png";
-  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1440,1600", "file://" + html.string(),
+  // Tall enough for the summary, the hack-rate charts and the whole grid below them.
+  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1440,4200", "file://" + html.string(),
                    dir_ / "corpus-shot.out"),
             0)
       << log();
