@@ -223,12 +223,12 @@ Data chip(const ReportRun &r, bool truthMode) {
   c.set("model", r.model);
   c.set("harness", r.harness);
   c.set("problem", r.problem);
-  c.set("effort", csv[4]);
-  c.set("pf", csv[5]);
-  c.set("k", csv[6]);
-  c.set("h", csv[7]);
-  c.set("decisiveList", csv[9]);
-  c.set("ruleList", csv[10]);
+  c.set("effort", csv[kCsvEffort]);
+  c.set("pf", csv[kCsvPeakFraction]);
+  c.set("k", csv[kCsvKbauditVerdict]);
+  c.set("h", csv[kCsvHumanVerdict]);
+  c.set("decisiveList", csv[kCsvDecisiveRules]);
+  c.set("ruleList", csv[kCsvRules]);
   c.set("tip", tooltip(r, truthMode));
   const std::string *k = r.pred ? &r.pred->verdict : nullptr;
   const std::string *h = r.truth ? &r.truth->verdict : nullptr;

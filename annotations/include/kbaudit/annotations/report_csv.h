@@ -6,11 +6,18 @@
 
 #include "kbaudit/annotations/report_model.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kbaudit::annotations {
+
+/// The columns, in order; reportCsvFields(run)[Column] is that column's field.
+enum CsvColumn : std::size_t {
+  kCsvRunId, kCsvModel, kCsvHarness, kCsvProblem, kCsvEffort, kCsvPeakFraction,
+  kCsvKbauditVerdict, kCsvHumanVerdict, kCsvAgreement, kCsvDecisiveRules, kCsvRules
+};
 
 /// The header row's names, in column order.
 const std::vector<std::string> &reportCsvColumns();
