@@ -154,6 +154,9 @@ std::string renderFromFiles(bool withTruth) {
 TEST(HtmlReport, EscapesEverythingFromAnnotations) {
   EXPECT_EQ(htmlEscape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   EXPECT_EQ(htmlEscape(std::string("a\x01" "b\tc\n", 6)), "a\xEF\xBF\xBD" "b\tc\n");
+  // A CR as a reference: the parser would fold a raw one into LF, and the CSV export reads the
+  // attribute back.
+  EXPECT_EQ(htmlEscape("a\r\nb"), "a&#13;\nb");
 
   const std::string html = renderFromFiles(true);
   // Our one script; the quote's <script> and <img> arrive as text.
