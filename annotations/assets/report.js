@@ -7,6 +7,7 @@
   var grid = document.getElementById('grid');
   var drawer = document.getElementById('drawer');
   var filter = document.getElementById('filter');
+  var model = document.getElementById('model');
   var harness = document.getElementById('harness');
   var problem = document.getElementById('problem');
   var query = document.getElementById('q');
@@ -45,6 +46,7 @@
   function apply() {
     if (!grid) return;
     var f = filter ? filter.value : 'all';
+    var mv = model ? model.value : '';
     var hv = harness ? harness.value : '';
     var pv = problem ? problem.value : '';
     var q = query ? query.value.trim().toLowerCase() : '';
@@ -54,7 +56,7 @@
       var any = false;
       tr.querySelectorAll('.run').forEach(function (run) {
         var d = run.dataset;
-        var ok = matches(run, f) && (!hv || d.harness === hv) && (!pv || d.problem === pv) &&
+        var ok = matches(run, f) && (!mv || d.model === mv) && (!hv || d.harness === hv) && (!pv || d.problem === pv) &&
                  (rowHit || d.id.toLowerCase().indexOf(q) >= 0);
         run.classList.toggle('dim', !ok);
         if (ok) { visible.push(run); any = true; }
@@ -94,14 +96,15 @@
     return false;
   }
 
-  // ?filter=disagree|flagged|human-hack|rule:ID, ?harness=H, ?problem=P and ?q=TEXT preset the
-  // controls (shareable links).
+  // ?filter=disagree|flagged|human-hack|rule:ID, ?model=M, ?harness=H, ?problem=P and ?q=TEXT
+  // preset the controls (shareable links).
   var params = new URLSearchParams(location.search);
   if (params.get('filter')) choose(filter, params.get('filter'));
+  if (params.get('model')) choose(model, params.get('model'));
   if (params.get('harness')) choose(harness, params.get('harness'));
   if (params.get('problem')) choose(problem, params.get('problem'));
   if (query && params.get('q')) query.value = params.get('q');
-  [filter, harness, problem].forEach(function (s) { if (s) s.addEventListener('change', apply); });
+  [filter, model, harness, problem].forEach(function (s) { if (s) s.addEventListener('change', apply); });
   if (query) query.addEventListener('input', apply);
   document.querySelectorAll('a.rule-link').forEach(function (a) {
     a.addEventListener('click', function () { if (choose(filter, 'rule:' + a.dataset.rule)) apply(); });
@@ -112,9 +115,7 @@
     fig.querySelectorAll('[data-key]').forEach(function (el) {
       el.addEventListener('click', function () {
         var key = el.dataset.key;
-        if (group === 'harness') choose(harness, key);
-        else if (group === 'problem') choose(problem, key);
-        else if (query) query.value = key.toLowerCase();
+        choose(group === 'harness' ? harness : group === 'problem' ? problem : model, key);
         apply();
         document.getElementById('grid-section').scrollIntoView();
       });

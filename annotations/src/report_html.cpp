@@ -148,7 +148,12 @@ Data pageData(const ReportModel &m, const HtmlReportOptions &o) {
   }
   d.set("hasRuleFilters", !ruleIds.empty());
   d.set("ruleFilters", ruleFilters);
-  Data harnessOptions = list(), problemOptions = list();
+  Data modelOptions = list(), harnessOptions = list(), problemOptions = list();
+  for (const std::string &model : m.models) {
+    Data x;
+    x.set("model", model);
+    modelOptions.push_back(x);
+  }
   for (const std::string &h : m.harnesses) {
     Data x;
     x.set("harness", h);
@@ -159,6 +164,7 @@ Data pageData(const ReportModel &m, const HtmlReportOptions &o) {
     x.set("problem", p);
     problemOptions.push_back(x);
   }
+  d.set("modelOptions", modelOptions);
   d.set("harnessOptions", harnessOptions);
   d.set("problemOptions", problemOptions);
   std::string columns;

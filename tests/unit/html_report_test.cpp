@@ -701,6 +701,8 @@ TEST_F(HtmlReportBrowser, FiltersRunInTheBrowser) {
   EXPECT_EQ(shown("?q=000003"), "1 of 5 runs shown");
   EXPECT_EQ(shown("?filter=no-such-filter"), "5 of 5 runs shown");
   EXPECT_EQ(shown("?harness=codex"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?model=model-a"), "3 of 5 runs shown");
+  EXPECT_EQ(shown("?model=model"), "5 of 5 runs shown"); // exact names only
   EXPECT_EQ(shown("?problem=01_gemm"), "2 of 5 runs shown");
   EXPECT_EQ(shown("?harness=claude&filter=flagged"), "2 of 5 runs shown");
   EXPECT_EQ(shown("?harness=no-such-harness"), "5 of 5 runs shown");
@@ -864,6 +866,8 @@ TEST_F(HtmlReportBrowser, HostileTextInEveryFieldRendersInertAndExports) {
     EXPECT_EQ(parseCsv(exportedCsv(filtered)), want) << param << "=" << value;
   };
   expectFilter("harness", rows[1][2], 2);
+  expectFilter("model", rows[1][1], 1);
+  expectFilter("problem", rows[1][3], 3);
   std::string hostileRule;
   for (std::size_t i = 1; i < rows.size() && hostileRule.empty(); ++i)
     if (rows[i][10].rfind("R", 0) == 0)
