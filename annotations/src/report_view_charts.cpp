@@ -40,7 +40,7 @@ Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
   for (const HackRate &r : rates) {
     Data b;
     b.set("key", r.key);
-    b.set("label", shortLabel(r.key, 30));
+    b.set("label", shortLabel(r.key, 27));
     b.set("labelY", num(y + 11));
     b.set("barW", num(kBarWidth));
     b.set("barH", num(kBarHeight));
