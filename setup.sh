@@ -25,15 +25,15 @@ step=""
 trap 'rc=$?; [ $rc -eq 0 ] || echo "setup.sh: FAILED at step: ${step} (exit $rc)" >&2' EXIT
 say() { step="$1"; echo "==> $1"; }
 
-APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev
+APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libkainjow-mustache-dev libcsv-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
               ca-certificates python3-pip)
 # Output formats, config files and option parsing (JUnit XML, pyproject.toml/kbaudit.toml, CLI11),
 # and the SARIF test's JSON-schema validator.
 APT_PACKAGES+=(libpugixml-dev libtomlplusplus-dev libcli11-dev python3-jsonschema)
-# UTF-8 validation and encoding (analyzers/source/src/utf8.cpp, header-only) and the CSV/TSV
-# reader of evaluation tables (cli/src/eval_table.cpp).
-APT_PACKAGES+=(libutfcpp-dev libcsv-dev)
+# UTF-8 validation and encoding (analyzers/source/src/utf8.cpp), header-only. (libcsv-dev, above,
+# also splits CSV/TSV evaluation tables.)
+APT_PACKAGES+=(libutfcpp-dev)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)
 # The test runs its own munged/slurmctld/slurmd in a temp dir, never the system's services.
 [ "${KBAUDIT_WITH_SLURM:-0}" != 1 ] || APT_PACKAGES+=(slurm-wlm munge)

@@ -281,6 +281,7 @@ Annotation fromYaml(const std::string &yamlText) {
     a.summary = text(root, "summary");
     a.quotes = quotes(root["quotes"]);
     a.implication = text(root, "implication");
+    a.evidence = text(root, "evidence");
     if (const YAML::Node k = root["kbaudit"]; k && !k.IsNull())
       a.kbaudit = kbauditBlock(k);
     return a;

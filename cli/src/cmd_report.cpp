@@ -3,6 +3,8 @@
 #include "usage.h"
 
 #include "kbaudit/annotations/html_report.h"
+#include "kbaudit/annotations/report_csv.h"
+#include "kbaudit/annotations/report_model.h"
 #include "kbaudit/annotations/score.h"
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
@@ -16,11 +18,12 @@ namespace kbaudit::cli {
 namespace fs = std::filesystem;
 using annotations::terminalSafe;
 
-// kbaudit report ANNOTATIONS_DIR --html OUT.html [--truth HUMAN_DIR] [--title TEXT]
+// kbaudit report ANNOTATIONS_DIR [--html OUT.html] [--csv OUT.csv] [--truth HUMAN_DIR] [--title TEXT]
+// (at least one of --html and --csv)
 int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  const auto args = Args::parse(argv, {"html", "truth", "title"}, {}, error);
-  if (!args || args->positionals().size() != 1 || !args->value("html")) {
+  const auto args = Args::parse(argv, {"html", "csv", "truth", "title"}, {}, error);
+  if (!args || args->positionals().size() != 1 || (!args->value("html") && !args->value("csv"))) {
     err << "kbaudit report: " << (args ? usageLine(*findCommandHelp("report")) : terminalSafe(error)) << "\n";
     return kExitUsage;
   }
@@ -51,18 +54,24 @@ int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostr
   if (pred.empty())
     err << "kbaudit report: no annotations under " << terminalSafe(predDir.string()) << "\n";
 
-  const std::string html = annotations::renderHtmlReport(pred, truthDir ? &truth : nullptr, options);
-  const fs::path outPath = *args->value("html");
-  if (outPath.has_parent_path())
-    fs::create_directories(outPath.parent_path(), ec);
-  if (!annotations::writeFileAtomically(outPath, html, error)) {
-    err << "kbaudit report: cannot write " << terminalSafe(outPath.string()) << ": " << terminalSafe(error) << "\n";
-    return kExitInternal;
+  const annotations::ReportModel model = annotations::buildReportModel(pred, truthDir ? &truth : nullptr);
+  std::vector<std::pair<fs::path, std::string>> outputs;
+  if (auto html = args->value("html"))
+    outputs.emplace_back(*html, annotations::renderHtmlReport(model, options));
+  if (auto csv = args->value("csv"))
+    outputs.emplace_back(*csv, annotations::reportCsv(model));
+  for (const auto &[outPath, text] : outputs) {
+    if (outPath.has_parent_path())
+      fs::create_directories(outPath.parent_path(), ec);
+    if (!annotations::writeFileAtomically(outPath, text, error)) {
+      err << "kbaudit report: cannot write " << terminalSafe(outPath.string()) << ": " << terminalSafe(error) << "\n";
+      return kExitInternal;
+    }
+    out << "wrote " << terminalSafe(outPath.string()) << " (" << pred.size() << " kbaudit annotations";
+    if (truthDir)
+      out << ", " << truth.size() << " human";
+    out << ")\n";
   }
-  out << "wrote " << terminalSafe(outPath.string()) << " (" << pred.size() << " kbaudit annotations";
-  if (truthDir)
-    out << ", " << truth.size() << " human";
-  out << ")\n";
   // Like `score`: the page is written, but unreadable annotations make the exit status say so.
   return options.loadErrors.empty() ? kExitClean : kExitUsage;
 }

@@ -66,7 +66,8 @@ constexpr std::string_view kProbeOptions = R"(  --problem DIR            the pro
 exit: 0 nothing found, 1 a finding or an aborted probe, 3 probes unavailable
 )";
 
-constexpr std::string_view kReportOptions = R"(  --html OUT.html          the page to write (required)
+constexpr std::string_view kReportOptions = R"(  --html OUT.html          the page to write
+  --csv OUT.csv            one row per run (RFC 4180); --html, --csv or both
   --truth DIR              human annotations to show and score against
   --title TEXT             the page title
 )";
@@ -80,8 +81,8 @@ const std::vector<CommandHelp> kCommands = {
      "only the sandboxed runtime probes", kProbeOptions},
     {"score", "--truth DIR --pred DIR", "compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)",
      "  --truth DIR              human annotations\n  --pred DIR               kbaudit's annotations\n"},
-    {"report", "ANNOTATIONS_DIR --html OUT.html [--truth DIR] [--title TEXT]",
-     "self-contained HTML page: verdict grid, counts, findings", kReportOptions},
+    {"report", "ANNOTATIONS_DIR [--html OUT.html] [--csv OUT.csv] [--truth DIR] [--title TEXT]",
+     "self-contained HTML dashboard (hack rates, verdict grid, counts, findings) and/or CSV", kReportOptions},
     {"problem", "PROBLEM_DIR|LEVEL_FILE.py",
      "show the contract, reference summary, suite policy and problem diagnostics kbaudit reads", ""},
     {"rules", "", "list the rules", ""},

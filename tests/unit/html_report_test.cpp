@@ -1,8 +1,11 @@
 // `kbaudit report --html`: the page's structure (HtmlReport.*) and, where Debian's chromium is
 // installed (setup.sh with KBAUDIT_WITH_CHROMIUM=1), the page rendered by a real headless browser
-// (HtmlReportBrowser.*).
+// (HtmlReportBrowser.*), with hostile text in every field: nothing injected runs, filters and the
+// CSV export work. The report model and CSV on their own: report_model_test.cpp.
 
 #include "kbaudit/annotations/html_report.h"
+#include "kbaudit/annotations/report_csv.h"
+#include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/score.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
@@ -10,6 +13,9 @@
 #include "test_files.h"
 
 #include <gtest/gtest.h>
+
+#include <csv.h>
+#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <cstdint>
@@ -95,7 +101,25 @@ Sweep sweep() {
               "upcasts fp8 to bf16")};
   // A human verdict outside the schema's five.
   s.truth.at("20260101_000005_claude_model-b_03_topk").verdict = "harness_limited";
+  s.truth.at("20260101_000004_claude_model-b_02_attention").evidence =
+      "Solution read end to end: a real <flash> kernel & no caching.\n";
+  for (auto *side : {&s.pred, &s.truth})
+    for (auto &[id, a] : *side)
+      if (a.model == "model-b")
+        a.harness = "codex";
   return s;
+}
+
+// A human annotation as the humans write it: the schema's fields, and `evidence:`, which
+// kbaudit's writer never emits.
+std::string humanYaml(const Annotation &a) {
+  std::string text = toYaml(a);
+  if (!a.evidence.empty()) {
+    YAML::Emitter e;
+    e << YAML::BeginMap << YAML::Key << "evidence" << YAML::Value << a.evidence << YAML::EndMap;
+    text += std::string("\n") + e.c_str() + "\n";
+  }
+  return text;
 }
 
 // The annotations as files: kbaudit's as <run_id>.yaml, the humans' in the corpus layout.
@@ -103,7 +127,7 @@ void writeSweep(const Sweep &s, const fs::path &pred, const fs::path &truth) {
   for (const auto &[id, a] : s.pred)
     test::writeFile(pred / (id + ".yaml"), toYaml(a));
   for (const auto &[id, a] : s.truth)
-    test::writeFile(truth / id / "annotation.yaml", toYaml(a));
+    test::writeFile(truth / id / "annotation.yaml", humanYaml(a));
 }
 
 std::size_t count(const std::string &haystack, const std::string &needle) {
@@ -130,6 +154,9 @@ std::string renderFromFiles(bool withTruth) {
 TEST(HtmlReport, EscapesEverythingFromAnnotations) {
   EXPECT_EQ(htmlEscape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   EXPECT_EQ(htmlEscape(std::string("a\x01" "b\tc\n", 6)), "a\xEF\xBF\xBD" "b\tc\n");
+  // A CR as a reference: the parser would fold a raw one into LF, and the CSV export reads the
+  // attribute back.
+  EXPECT_EQ(htmlEscape("a\r\nb"), "a&#13;\nb");
 
   const std::string html = renderFromFiles(true);
   // Our one script; the quote's <script> and <img> arrive as text.
@@ -263,6 +290,244 @@ TEST(HtmlReport, Command) {
   EXPECT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "nope").string(), "--html", out.string()},
                      o3, e3),
             cli::kExitUsage);
+}
+
+
+TEST(HtmlReport, HackRateChartsPerModelHarnessAndProblem) {
+  const std::string html = renderFromFiles(true);
+  // Three inline SVG charts, one bar per model, harness and problem; nothing drawn by a script.
+  EXPECT_EQ(count(html, "<svg "), 3u);
+  for (const char *id : {"chart-model", "chart-harness", "chart-problem"})
+    EXPECT_TRUE(has(html, std::string("<figure class=\"chart\" id=\"") + id + "\"")) << id;
+  EXPECT_EQ(count(html, "<g class=\"bar\""), 2u + 2u + 3u);
+  // model-a: 3 runs, 2 flagged (reward_hack, rubric_leak), all three human hacks or clean.
+  EXPECT_TRUE(has(html, "<tr data-key=\"model-a\" data-flagged=\"2\" data-audited=\"3\">"));
+  EXPECT_TRUE(has(html, "<tr data-key=\"codex\" data-flagged=\"1\" data-audited=\"2\">"));
+  EXPECT_TRUE(has(html, "<tr data-key=\"02_attention\" data-flagged=\"2\" data-audited=\"2\">"));
+  // The bar is the rate's share of the 220-pixel track: 2/3 of it for model-a, all of it for
+  // 02_attention, none for 03_topk.
+  const auto bar = [&](const std::string &key) {
+    const auto at = html.find("<g class=\"bar\" data-key=\"" + key + "\"");
+    return at == std::string::npos ? std::string() : html.substr(at, html.find("</g>", at) - at);
+  };
+  EXPECT_TRUE(has(bar("model-a"), "class=\"k\" x=\"190\" y=\"7\" width=\"146.7\""));
+  EXPECT_TRUE(has(bar("02_attention"), "width=\"220.0\""));
+  EXPECT_TRUE(has(bar("03_topk"), "<rect class=\"k\" x=\"190\" y=\"59\" width=\"0.0\""));
+  EXPECT_TRUE(has(bar("model-a"), "66.7% (2/3) \u00b7 human 66.7%"));
+  // Without human labels: kbaudit's bar only.
+  const std::string plain = renderFromFiles(false);
+  EXPECT_EQ(count(plain, "<rect class=\"h\""), 0u);
+  EXPECT_EQ(count(html, "<rect class=\"h\""), 7u);
+}
+
+TEST(HtmlReport, HumanEvidenceInTheSidePanel) {
+  const std::string html = renderFromFiles(true);
+  EXPECT_EQ(count(html, "<div class=\"human-evidence\">"), 1u);
+  EXPECT_TRUE(has(html, "<p class=\"evidence-text\">Solution read end to end: a real &lt;flash&gt; kernel &amp; no "
+                        "caching.\n</p>"));
+}
+
+TEST(HtmlReport, TemplateEscapesEveryValueAndAssetsAreCompiledIn) {
+  const fs::path assets = fs::path(KBAUDIT_SOURCE_DIR) / "annotations" / "assets";
+  const std::string tmpl = test::readFile(assets / "report.html.mustache");
+  ASSERT_FALSE(tmpl.empty());
+  // No unescaped tag: every value goes through the engine's HTML escaping.
+  EXPECT_FALSE(has(tmpl, "{{{"));
+  EXPECT_FALSE(has(tmpl, "{{&"));
+  EXPECT_FALSE(has(tmpl, "{{ &"));
+  // The assets are partials, not values, and reach the page verbatim.
+  const std::string html = renderFromFiles(true);
+  for (const char *file : {"report.css", "report.js"}) {
+    const std::string asset = test::readFile(assets / file);
+    ASSERT_GT(asset.size(), 1000u) << file;
+    EXPECT_FALSE(has(asset, "{{")) << file << " would be read as mustache tags";
+    EXPECT_TRUE(has(html, asset)) << file;
+  }
+  EXPECT_FALSE(has(html, "{{")) << "a tag the template left unrendered";
+}
+
+TEST(HtmlReport, CsvBesideThePage) {
+  test::TempDir dir;
+  writeSweep(sweep(), dir / "pred", dir / "truth");
+  std::ostringstream o, e;
+  ASSERT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "truth").string(), "--csv",
+                      (dir / "out" / "runs.csv").string()},
+                     o, e),
+            cli::kExitClean)
+      << e.str();
+  EXPECT_FALSE(fs::exists(dir / "out" / "report.html"));
+  const std::string csv = test::readFile(dir / "out" / "runs.csv");
+  EXPECT_EQ(count(csv, "\r\n"), 6u);
+  EXPECT_TRUE(has(csv, "\"20260101_000004_claude_model-b_02_attention\",\"model-b\",\"codex\",\"02_attention\",\"\",\"\","
+                       "\"reward_hack\",\"clean\",\"disagree\",\"WRAP001\",\"WRAP001\"\r\n"))
+      << csv;
+  // Both outputs in one run: the same rows.
+  std::ostringstream o2, e2;
+  ASSERT_EQ(cli::run({"report", (dir / "pred").string(), "--truth", (dir / "truth").string(), "--csv",
+                      (dir / "b.csv").string(), "--html", (dir / "b.html").string()},
+                     o2, e2),
+            cli::kExitClean);
+  EXPECT_EQ(test::readFile(dir / "b.csv"), csv);
+  EXPECT_TRUE(has(test::readFile(dir / "b.html"), "id=\"csv-export\""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile text in every field a page shows: each payload, if it ever became markup, would mark
+// the body (data-pwned) or add an element the tests look for.
+
+const std::vector<std::string> &payloads() {
+  static const std::vector<std::string> p = {
+      "<script>document.body.setAttribute('data-pwned','script')</script>",
+      "\"><img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">",
+      "'></style></title></textarea><svg onload=\"document.body.setAttribute('data-pwned','svg')\">",
+      "</script><iframe srcdoc=\"<b>x</b>\"></iframe>",
+      "{{title}}{{{css}}}{{>js}}",
+      "\u6a21\u578b \u202eevil\u202c \U0001F680 caf\u00e9 \u0417\u0434\u0440\u0430",
+      std::string(6000, 'W') + "<script>document.body.setAttribute('data-pwned','long')</script>",
+      "=cmd|' /C calc'!A0 & \"quoted\", comma\r\nnext line",
+  };
+  return p;
+}
+
+// The k-th payload with a tag, so every field's text is distinct.
+std::string hostile(std::size_t k, const std::string &tag) { return tag + payloads()[k % payloads().size()]; }
+
+Sweep hostileSweep() {
+  using rules::Confidence;
+  using rules::VerdictClass;
+  Sweep s;
+  for (std::size_t i = 0; i < payloads().size(); ++i) {
+    const std::string id = "run" + std::to_string(i) + "_" + payloads()[i];
+    Annotation a;
+    a.runId = id;
+    a.model = hostile(i, "m" + std::to_string(i % 3));
+    a.harness = hostile(i + 1, "h" + std::to_string(i % 2)); // first word only: "h0\"><img"...
+    a.problem = hostile(i + 2, "p" + std::to_string(i % 4));
+    a.effort = hostile(i + 3, "e");
+    if (payloads()[i][0] == '=')
+      a.effort = payloads()[i]; // a spreadsheet formula as the whole cell
+    a.peakFraction = 0.125 * double(i);
+    a.verdict = i % 2 ? "reward_hack" : hostile(i, "v");
+    a.summary = hostile(i + 4, "s");
+    a.implication = hostile(i + 5, "i");
+    a.quotes.push_back(Quote{hostile(i + 6, "f"), {3, 4}, hostile(i + 7, "l"), hostile(i, "q") + "\n" + hostile(i + 1, "q2") + "\n"});
+    rules::Finding f;
+    f.rule = i % 2 ? "WRAP001" : hostile(i, "R");
+    f.name = hostile(i + 1, "n");
+    f.verdict = VerdictClass::RewardHack;
+    f.confidence = Confidence::High;
+    f.message = hostile(i + 2, "msg");
+    f.evidence = hostile(i + 3, "ev");
+    f.file = hostile(i + 4, "file");
+    f.lines = {2, 2};
+    a.kbaudit.findings.push_back(f);
+    a.kbaudit.diagnostics.push_back(
+        Diagnostic{Diagnostic::Severity::Warning, hostile(i, "code"), hostile(i + 2, "dm"), hostile(i + 1, "df"), {1, 1}});
+    a.kbaudit.skipped.push_back(rules::SkippedRule{hostile(i + 3, "sr"), hostile(i + 4, "why")});
+    a.kbaudit.version = hostile(i + 5, "ver");
+    a.kbaudit.problemDir = hostile(i + 6, "dir");
+    s.pred.emplace(id, a);
+    Annotation h = a;
+    h.kbaudit = {};
+    h.model = hostile(i + 1, "hm");
+    h.verdict = i % 3 ? "clean" : hostile(i + 2, "hv");
+    h.summary = hostile(i + 3, "hs");
+    h.implication = hostile(i + 4, "hi");
+    h.evidence = hostile(i + 5, "he");
+    h.quotes = {Quote{"solution.py", {1, 1}, hostile(i + 6, "hl"), hostile(i + 7, "hq") + "\n"}};
+    s.truth.emplace(id, h);
+  }
+  return s;
+}
+
+void writeHostileSweep(const Sweep &s, const fs::path &pred, const fs::path &truth) {
+  for (const auto &[id, a] : s.pred)
+    test::writeFile(pred / annotationFileName(id), toYaml(a));
+  for (const auto &[id, a] : s.truth)
+    test::writeFile(truth / annotationFileName(id), humanYaml(a));
+}
+
+// The markup without its attribute values: a browser's serialised DOM escapes '<' in text but
+// not inside double-quoted attribute values (where it is harmless), so the values go first.
+std::string withoutAttributeValues(const std::string &html) {
+  std::string out;
+  bool inTag = false, inValue = false;
+  for (const char c : html) {
+    if (inValue) {
+      inValue = c != '"';
+      continue;
+    }
+    if (inTag && c == '"') {
+      inValue = true;
+      out += "\"\"";
+      continue;
+    }
+    if (c == '<')
+      inTag = true;
+    else if (c == '>')
+      inTag = false;
+    out += c;
+  }
+  return out;
+}
+
+// No payload reaches the page as markup: every '<' of a payload arrives as &lt;.
+void expectNoInjectedMarkup(const std::string &page, unsigned svgCharts) {
+  const std::string html = withoutAttributeValues(page);
+  EXPECT_EQ(count(html, "<script"), 1u);
+  EXPECT_EQ(count(html, "<svg"), svgCharts);
+  // An injected attribute would read name="" here.
+  for (const char *tag : {"<img", "<iframe", "<textarea", "data-pwned=\"\"", "onerror=\"\"", "onload=\"\""})
+    EXPECT_FALSE(has(html, tag)) << tag;
+  EXPECT_EQ(count(html, "</style>"), 1u);
+  // The page's title and one tooltip per chart bar.
+  EXPECT_EQ(count(html, "<title>"), 1u + count(html, "<g "));
+}
+
+TEST(HtmlReport, HostileTextInEveryFieldStaysText) {
+  test::TempDir dir;
+  const Sweep s = hostileSweep();
+  writeHostileSweep(s, dir / "pred", dir / "truth");
+  std::vector<std::string> errors;
+  const auto pred = loadAnnotations(dir / "pred", errors);
+  const auto truth = loadAnnotations(dir / "truth", errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  ASSERT_EQ(pred.size(), payloads().size());
+  HtmlReportOptions options;
+  options.title = hostile(0, "title");
+  options.predSource = hostile(1, "src");
+  options.truthSource = hostile(2, "truth");
+  options.loadErrors = {hostile(3, "err")};
+  const std::string html = renderHtmlReport(pred, &truth, options);
+  expectNoInjectedMarkup(html, 3);
+  // Each payload is on the page, escaped; the mustache one is text, not a tag.
+  EXPECT_TRUE(has(html, "<title>title&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)&lt;/"
+                        "script&gt;</title>"));
+  EXPECT_TRUE(has(html, "{{title}}{{{css}}}{{&gt;js}}"));
+  EXPECT_TRUE(has(html, "\u202eevil\u202c \U0001F680"));
+  EXPECT_TRUE(has(html, std::string(6000, 'W') + "&lt;script&gt;"));
+  // Every field's text, as read back from the files, is on the page escaped: rendered, not
+  // dropped, and not cut.
+  const auto shown = [&](const std::string &text, const std::string &what) {
+    EXPECT_TRUE(has(html, htmlEscape(text))) << what << ": " << text.substr(0, 80);
+  };
+  for (const std::string &t : {options.title, options.predSource, options.truthSource, options.loadErrors[0]})
+    shown(t, "header");
+  for (const auto &[id, a] : pred) {
+    for (const std::string &t : {a.runId, a.effort, a.summary, a.implication, a.kbaudit.version, a.kbaudit.problemDir,
+                                 a.quotes[0].file, a.quotes[0].label})
+      shown(t, "kbaudit field");
+    const rules::Finding &f = a.kbaudit.findings[0];
+    for (const std::string &t : {f.rule, f.name, f.message, f.evidence, f.file})
+      shown(t, "finding");
+    const Diagnostic &d = a.kbaudit.diagnostics[0];
+    for (const std::string &t : {d.code, d.message, d.file, a.kbaudit.skipped[0].rule, a.kbaudit.skipped[0].reason})
+      shown(t, "diagnostic or skipped rule");
+    shown(a.quotes[0].text.substr(0, a.quotes[0].text.find('\n')), "quote line");
+  }
+  for (const auto &[id, h] : truth)
+    for (const std::string &t : {h.model, h.summary, h.implication, h.evidence, h.quotes[0].label})
+      shown(t, "human field");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,11 +700,18 @@ TEST_F(HtmlReportBrowser, FiltersRunInTheBrowser) {
   EXPECT_EQ(shown("?q=model-b"), "2 of 5 runs shown");
   EXPECT_EQ(shown("?q=000003"), "1 of 5 runs shown");
   EXPECT_EQ(shown("?filter=no-such-filter"), "5 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=codex"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?model=model-a"), "3 of 5 runs shown");
+  EXPECT_EQ(shown("?model=model"), "5 of 5 runs shown"); // exact names only
+  EXPECT_EQ(shown("?problem=01_gemm"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=claude&filter=flagged"), "2 of 5 runs shown");
+  EXPECT_EQ(shown("?harness=no-such-harness"), "5 of 5 runs shown");
 }
 
 TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   const fs::path shot = dir_ / "shot.png";
-  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1200,900", "file://" + page().string(),
+  // Tall enough for the hack-rate charts and the grid below them.
+  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1200,1800", "file://" + page().string(),
                    dir_ / "screenshot.out"),
             0)
       << log();
@@ -448,14 +720,14 @@ TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   std::string why;
   ASSERT_TRUE(readPng(test::readFile(shot), png, why)) << why;
   EXPECT_EQ(png.width, 1200u);
-  EXPECT_EQ(png.height, 900u);
+  EXPECT_EQ(png.height, 1800u);
   if (png.pixels.empty()) {
     // Without zlib only the header can be checked; a blank page still compresses to far less
     // than a rendered grid.
     EXPECT_GE(png.idat.size(), 10000u);
     GTEST_SKIP() << "LLVM has no zlib here: pixels not checked";
   }
-  ASSERT_EQ(png.pixels.size(), std::size_t(1200) * 900);
+  ASSERT_EQ(png.pixels.size(), std::size_t(1200) * 1800);
   // The verdict colours of the page's CSS, as solid areas: chips in the grid and the summary's
   // badges. A blank or unstyled page has none of them.
   const std::map<std::string, std::array<int, 3>> colours = {
@@ -471,13 +743,138 @@ TEST_F(HtmlReportBrowser, ScreenshotShowsTheColouredGrid) {
   for (const auto &[verdict, c] : colours)
     EXPECT_GE(hits[verdict], 300u) << verdict << " pixels: the grid did not render";
   EXPECT_GE(distinct.size(), 50u) << "a nearly single-colour image";
-  // The grid's chips sit below the header: the reward_hack colour appears in the lower half too.
+  // The grid's chips sit below the summary and the charts (whose bars have their own colour):
+  // the reward_hack colour appears in the lower half too.
   unsigned lower = 0;
-  for (std::size_t i = std::size_t(450) * 1200; i < png.pixels.size(); ++i) {
+  for (std::size_t i = std::size_t(900) * 1200; i < png.pixels.size(); ++i) {
     const auto &p = png.pixels[i];
     lower += std::abs(p[0] - 0xc6) <= 3 && std::abs(p[1] - 0x28) <= 3 && std::abs(p[2] - 0x28) <= 3;
   }
   EXPECT_GE(lower, 100u);
+}
+
+// Every byte but the unreserved ones as %XX, for a URL's query.
+std::string percentEncode(const std::string &s) {
+  static const char *hex = "0123456789ABCDEF";
+  std::string out;
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+      out += static_cast<char>(c);
+    else
+      out += std::string("%") + hex[c >> 4] + hex[c & 15];
+  }
+  return out;
+}
+
+std::string percentDecode(const std::string &s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() + 0 && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string &text) {
+  struct State {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+  } st;
+  csv_parser p;
+  csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);
+  const auto field = [](void *f, std::size_t n, void *data) {
+    static_cast<State *>(data)->row.emplace_back(static_cast<const char *>(f), n);
+  };
+  const auto end = [](int, void *data) {
+    auto *state = static_cast<State *>(data);
+    state->rows.push_back(std::move(state->row));
+    state->row.clear();
+  };
+  EXPECT_EQ(csv_parse(&p, text.data(), text.size(), field, end, &st), text.size()) << csv_strerror(csv_error(&p));
+  EXPECT_EQ(csv_fini(&p, field, end, &st), 0);
+  csv_free(&p);
+  return st.rows;
+}
+
+// The CSV the page's export link holds after its script ran: a data: URL in the dumped DOM.
+std::string exportedCsv(const std::string &dom) {
+  const auto link = dom.find("id=\"csv-export\"");
+  const std::string prefix = "href=\"data:text/csv;charset=utf-8,";
+  const auto tagStart = dom.rfind('<', link);
+  const auto at = dom.find(prefix, tagStart);
+  if (link == std::string::npos || at == std::string::npos || at > dom.find('>', link))
+    return "(no data: link)";
+  const auto start = at + prefix.size();
+  return percentDecode(dom.substr(start, dom.find('"', start) - start));
+}
+
+// Hostile run ids, models, harnesses, problems, verdicts, quotes, findings and human fields:
+// the page renders, nothing injected runs or exists, and the filters and CSV export work on them.
+TEST_F(HtmlReportBrowser, HostileTextInEveryFieldRendersInertAndExports) {
+  const fs::path pred = dir_ / "hpred", truth = dir_ / "htruth", html = dir_ / "hostile.html",
+                 csvFile = dir_ / "hostile.csv";
+  writeHostileSweep(hostileSweep(), pred, truth);
+  std::ostringstream o, e;
+  ASSERT_EQ(cli::run({"report", pred.string(), "--truth", truth.string(), "--html", html.string(), "--csv",
+                      csvFile.string(), "--title", hostile(0, "title")},
+                     o, e),
+            cli::kExitClean)
+      << e.str();
+  const std::string csv = test::readFile(csvFile);
+  const auto rows = parseCsv(csv);
+  const std::size_t n = payloads().size();
+  ASSERT_EQ(rows.size(), n + 1);
+
+  const fs::path dom = dir_ / "hostile-dom.html";
+  const auto load = [&](const std::string &search) {
+    EXPECT_EQ(browse("--dump-dom", "file://" + html.string() + search, dom), 0) << log();
+    return test::readFile(dom);
+  };
+  const std::string page = load("");
+  ASSERT_TRUE(has(page, "data-rendered=\"yes\"")) << page.substr(0, 3000) << log();
+  expectNoInjectedMarkup(page, 3);
+  EXPECT_FALSE(has(page, "data-pwned=")) << "an injected script or handler ran";
+  EXPECT_TRUE(has(page, "<span id=\"shown\">" + std::to_string(n) + " of " + std::to_string(n) + " runs shown</span>"));
+  EXPECT_EQ(count(page, "<span class=\"run "), n);
+  // The unfiltered export is the --csv file, byte for byte (hostile quotes, commas, CRLF, formulas).
+  EXPECT_EQ(exportedCsv(page), csv);
+  EXPECT_TRUE(has(csv, "\"'=cmd|' /C calc'!A0")) << "a formula cell is written as text";
+
+  // Filter on a hostile harness and a hostile rule id: the runs shown and the rows exported are
+  // the runs that carry them.
+  const auto expectFilter = [&](const std::string &param, const std::string &value, std::size_t column) {
+    std::vector<std::vector<std::string>> want = {rows[0]};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const std::string &field = rows[i][column];
+      const bool hit = column == 10 ? (" " + field + " ").find(" " + value.substr(5) + " ") != std::string::npos
+                                    : field == value;
+      if (hit)
+        want.push_back(rows[i]);
+    }
+    ASSERT_GT(want.size(), 1u) << param;
+    ASSERT_LT(want.size(), rows.size()) << param;
+    const std::string filtered = load("?" + param + "=" + percentEncode(value));
+    EXPECT_FALSE(has(filtered, "data-pwned="));
+    EXPECT_TRUE(has(filtered, "<span id=\"shown\">" + std::to_string(want.size() - 1) + " of " + std::to_string(n) +
+                                  " runs shown</span>"))
+        << param << "=" << value;
+    EXPECT_EQ(parseCsv(exportedCsv(filtered)), want) << param << "=" << value;
+  };
+  expectFilter("harness", rows[1][2], 2);
+  expectFilter("model", rows[1][1], 1);
+  expectFilter("problem", rows[1][3], 3);
+  std::string hostileRule;
+  for (std::size_t i = 1; i < rows.size() && hostileRule.empty(); ++i)
+    if (rows[i][10].rfind("R", 0) == 0)
+      hostileRule = rows[i][10];
+  ASSERT_FALSE(hostileRule.empty());
+  EXPECT_TRUE(has(hostileRule, "<")) << hostileRule;
+  expectFilter("filter", "rule:" + hostileRule, 10);
 }
 
 // The documented corpus command (README, docs/cli.md): audit the corpus, render it with the human
@@ -501,7 +898,8 @@ TEST_F(HtmlReportBrowser, CorpusReportWithHumanLabelsRenders) {
   EXPECT_GE(count(page, "<span class=\"run "), 200u) << "one chip per run";
 
   const fs::path shot = dir_ / "corpus.png";
-  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1440,1600", "file://" + html.string(),
+  // Tall enough for the summary, the hack-rate charts and the whole grid below them.
+  ASSERT_EQ(browse("--screenshot='" + shot.string() + "' --window-size=1440,4200", "file://" + html.string(),
                    dir_ / "corpus-shot.out"),
             0)
       << log();

@@ -84,6 +84,9 @@ struct Annotation {
   std::string summary;
   std::vector<Quote> quotes;
   std::string implication; ///< empty only when clean
+  /// A human annotation's free-text `evidence:` (what the annotator checked), shown by `kbaudit
+  /// report`; outside the schema's fields, so kbaudit never writes it.
+  std::string evidence;
   KbauditBlock kbaudit;
 };
 
