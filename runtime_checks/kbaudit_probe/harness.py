@@ -463,7 +463,7 @@ class Harness:
         return relative_error(sol_out, oracle), relative_error(ref_out, oracle), ref_out
 
     def floor(self, ref_out):
-        return floor_of(ref_out)
+        return floor_of(ref_out, getattr(self, "oracle_dtype", self.torch.float64))
 
     def poison_allocations(self):
         """Replaces torch.empty and friends with versions that fill the new tensor with NaN (or
