@@ -167,8 +167,12 @@ class Harness:
                 self.shape_label = sizing.label_of(shape)
                 self.shape = dict(shape)
                 if shape:
-                    self.notes.append("ran at shape %s (%s) to fit the %s" % (
-                        self.shape_label, label, "Triton interpreter" if self.triton_interpreted else "CPU"))
+                    default = {k: self.default_constants[k][0] for k in shape if k in self.default_constants}
+                    # Every shrunk plan entry exists because the default's volume is over the limit.
+                    self.notes.append("ran at shape %s (%s) instead of the default %s, whose volume is over 2^%d, "
+                                      "to fit the %s" % (self.shape_label, label, sizing.label_of(default),
+                                                         sizing.INTERPRETER_VOLUME.bit_length() - 1,
+                                                         "Triton interpreter" if self.triton_interpreted else "CPU"))
                 return
             except SetupError as e:
                 failure = e

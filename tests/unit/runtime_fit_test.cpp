@@ -124,3 +124,17 @@ TEST(RuntimeFit, AKeptCompiledKernelHandleRelaunchesUnderTheInterpreter) {
   // Relaunches through the handle are launches too: disabling them breaks the output.
   expectPassed(r, "kernel_ablation");
 }
+
+TEST(RuntimeFit, AReusedOutputBufferIsNeitherAStoredResultNorTampering) {
+  REQUIRE_TORCH();
+  // Outputs kept across calls are snapshots: the worker used to judge seed 0's output after seed
+  // 1's call had overwritten it (a "stored result"), while the judge, from the witnessed bytes,
+  // said passed, and the disagreement was reported as tampering (RUB012, high) on two clean
+  // corpus runs.
+  const runtime::RuntimeReport r = probe("honest_reused_output_buffer", "tiny_softmax");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  for (const char *name : {"differential", "caller_context", "memoization", "call_count"})
+    expectPassed(r, name);
+  for (const runtime::RuntimeEvent &e : r.events)
+    EXPECT_NE(e.kind, "tampering") << e.detail;
+}
