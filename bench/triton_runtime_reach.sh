@@ -5,7 +5,7 @@
 # Usage: bench/triton_runtime_reach.sh [N] [JOBS] [OUT_DIR]
 #   (corpus: $KBAUDIT_CORPUS, default ../shared/corpus; default jobs 2, probe timeout 120 s)
 #   REPORT_ONLY=1 reads an earlier OUT_DIR instead of auditing again.
-# Prints one line per run (outcome, seconds, verdict, reason) and the count that ran.
+# Prints one line per run (outcome, seconds, kbaudit's verdict, rules above low confidence, reason, notes on shape/oracle/out-of-bounds stores) and the count that ran.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 corpus=${KBAUDIT_CORPUS:-$here/../shared/corpus}
@@ -41,10 +41,10 @@ doc = yaml.safe_load(open(sys.argv[1]))
 kb = doc.get("kbaudit") or {}
 rt = kb.get("runtime") or {}
 notes = [str(n.get("note", n)) if isinstance(n, dict) else str(n) for n in (rt.get("notes") or [])]
-shape = [n for n in notes if "shape" in n or "oracle" in n]
+shape = [n for n in notes if "shape" in n or "oracle" in n or "out-of-bounds" in n]
 rules = sorted({f.get("rule", "?") for f in kb.get("findings") or [] if f.get("confidence") != "low"})
-print("%-72s %-11s %6ss  rules:%s  %s%s" % (sys.argv[2], rt.get("outcome", "none"), rt.get("seconds", "?"),
-      ",".join(rules) or "-", " ".join(str(rt.get("reason") or "").split())[:200],
+print("%-72s %-11s %6ss  %s rules:%s  %s%s" % (sys.argv[2], rt.get("outcome", "none"), rt.get("seconds", "?"),
+      doc.get("verdict", "?"), ",".join(rules) or "-", " ".join(str(rt.get("reason") or "").split())[:200],
       ("  [" + "; ".join(shape)[:240] + "]") if shape else ""))
 sys.exit(0 if rt.get("outcome") == "ran" else 1)
 PY
