@@ -102,6 +102,8 @@ class Mapping:
         self.launches = 0
         # Why CUDA code was refused (the first refusal), or "" when nothing was.
         self.refused = ""
+        # Out-of-bounds stores of interpreted kernels, (kernel, bytes before, bytes after) -> times.
+        self.out_of_bounds = {}
 
     # ------------------------------------------------------------------ whose code asks
     def from_solution(self, depth=2):
@@ -532,6 +534,26 @@ class Mapping:
 
         interpreter_numerics.install()
         self.count_launches()
+        from . import interpreter_launch
+        from triton.runtime.interpreter import GridExecutor
+
+        interpreter_launch.install_handles(GridExecutor)
+        if not interpreter_launch.install_guards(self):
+            self.notes.append("interpreted kernels run on their arguments in place (no guard zones): "
+                              "a store out of bounds can crash the probe")
+
+    def note_out_of_bounds(self, kernel, nbytes, before, after):
+        """A launch stored outside an argument's storage (interpreter_launch.py): the bytes were
+        dropped; the first launch of each kind is noted (a GPU would have corrupted or faulted)."""
+        key = (kernel, before > 0, after > 0)
+        if key in self.out_of_bounds:
+            self.out_of_bounds[key] += 1
+            return
+        self.out_of_bounds[key] = 1
+        where = " and ".join(w for w, n in (("%d bytes before" % before, before), ("%d bytes after" % after, after)) if n)
+        self.notes.append("out-of-bounds store: Triton kernel %s wrote %s an argument's storage of %d bytes "
+                          "(caught in a guard zone and dropped; on a GPU it would corrupt other memory or fault)"
+                          % (kernel, where, nbytes))
 
     def count_launches(self):
         """Counts interpreted kernel launches (direct and autotuned ones all run a GridExecutor),

@@ -167,8 +167,12 @@ class Harness:
                 self.shape_label = sizing.label_of(shape)
                 self.shape = dict(shape)
                 if shape:
-                    self.notes.append("ran at shape %s (%s) to fit the %s" % (
-                        self.shape_label, label, "Triton interpreter" if self.triton_interpreted else "CPU"))
+                    default = {k: self.default_constants[k][0] for k in shape if k in self.default_constants}
+                    # Every shrunk plan entry exists because the default's volume is over the limit.
+                    self.notes.append("ran at shape %s (%s) instead of the default %s, whose volume is over 2^%d, "
+                                      "to fit the %s" % (self.shape_label, label, sizing.label_of(default),
+                                                         sizing.INTERPRETER_VOLUME.bit_length() - 1,
+                                                         "Triton interpreter" if self.triton_interpreted else "CPU"))
                 return
             except SetupError as e:
                 failure = e
@@ -463,7 +467,7 @@ class Harness:
         return relative_error(sol_out, oracle), relative_error(ref_out, oracle), ref_out
 
     def floor(self, ref_out):
-        return floor_of(ref_out)
+        return floor_of(ref_out, getattr(self, "oracle_dtype", self.torch.float64))
 
     def poison_allocations(self):
         """Replaces torch.empty and friends with versions that fill the new tensor with NaN (or

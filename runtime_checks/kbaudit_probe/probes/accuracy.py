@@ -3,7 +3,7 @@ import math
 
 from .. import sizing, verdicts
 from ..harness import load_module
-from ..numerics import ERROR_RATIO_LIMIT, clone_inputs, map_inputs, stored_result
+from ..numerics import ERROR_RATIO_LIMIT, clone_inputs, map_inputs, snapshot, stored_result
 
 
 def differential(h):
@@ -11,7 +11,8 @@ def differential(h):
     # this process (the answer) and again in the judge's (what kbaudit trusts).
     outputs = {}
     for seed in h.seeds:
-        outputs[seed] = h.call(h.sol, clone_inputs(h.inputs(seed)))
+        # A snapshot: the next call may write the same output buffer again.
+        outputs[seed] = snapshot(h.call(h.sol, clone_inputs(h.inputs(seed))))
         h.witness.output("differential", seed, outputs[seed])
     h.witness.complete("differential")
     status, rule, reason, numbers, _ = verdicts.differential(h, outputs, getattr(h, "missing_keys", None) or ())

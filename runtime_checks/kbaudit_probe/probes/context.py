@@ -3,7 +3,7 @@ import os
 import sys
 
 from .. import verdicts
-from ..numerics import clone_inputs
+from ..numerics import clone_inputs, snapshot
 
 # The call-count probe: this many calls first (cycling over up to three input sets), and one more
 # call per set after every other probe has run. Under the Triton interpreter a call can take
@@ -39,7 +39,7 @@ def caller_context(h):
             h.sol_calls += 1
             with h.watch.region("call"):
                 exec(code, scope)
-            outs.append(scope["out"])
+            outs.append(snapshot(scope["out"]))  # the next call may reuse its output buffer
     finally:
         sys.argv = saved_argv
         if main is not None:

@@ -15,9 +15,13 @@ def launch_switches(h, launches):
     if h.interpreted:
         from triton.runtime.interpreter import GridExecutor
 
+        from ..interpreter_launch import LaunchHandle
+
         def no_run(self_, *a, **k):
             launches.append(1)
-            return None
+            # What a launch returns (a handle a solution may keep and relaunch through: the
+            # relaunch runs a GridExecutor again, so it is disabled too).
+            return LaunchHandle(GridExecutor, self_.fn, self_.arg_names)
 
         return [(GridExecutor, "__call__", no_run)]
     import triton.runtime.jit as jit
