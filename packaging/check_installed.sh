@@ -3,9 +3,12 @@
 # its compiled-in rule data answers, and it audits the shipped examples and writes SARIF for one.
 # Used by the install test (tests/package/run_install_test.sh, a `cmake --install` prefix) and by
 # CI on the installed .deb (packaging/ci_deb.sh). Usage: check_installed.sh KBAUDIT EXAMPLES_DIR
+# [SARIF_VALIDATOR]: with the validator (tests/sarif/validate_sarif.py), the installed tool's SARIF
+# must also pass the schema and GitHub code scanning's limits (docs/sarif.md).
 set -euo pipefail
 kbaudit=$(command -v "$1") || { echo "check_installed: $1 not found" >&2; exit 1; }
 examples=$2
+validator=${3:-}
 fail() { echo "check_installed: FAIL: $*" >&2; exit 1; }
 
 work=$(mktemp -d)
@@ -46,4 +49,7 @@ results = log["runs"][0]["results"]
 assert results and all(r["ruleId"] for r in results), results
 print("check_installed: SARIF 2.1.0,", len(results), "result(s):", sorted({r["ruleId"] for r in results}))
 PY
+if [ -n "$validator" ]; then
+  python3 "$validator" kbaudit.sarif || fail "the installed kbaudit's SARIF does not pass $validator"
+fi
 echo "check_installed: OK ($kbaudit, $runs example runs)"

@@ -21,5 +21,6 @@ fi
 $sudo dpkg -i "$deb"
 trap '$sudo dpkg -r kbaudit >/dev/null' EXIT
 [ "$(command -v kbaudit)" = /usr/bin/kbaudit ] || { echo "ci_deb: kbaudit not on PATH at /usr/bin" >&2; exit 1; }
-(cd /tmp && "$OLDPWD/packaging/check_installed.sh" kbaudit /usr/share/kbaudit/examples)
+(cd /tmp && "$OLDPWD/packaging/check_installed.sh" kbaudit /usr/share/kbaudit/examples \
+  "$OLDPWD/tests/sarif/validate_sarif.py")
 echo "ci_deb: OK"
