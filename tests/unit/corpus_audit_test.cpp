@@ -5,6 +5,7 @@
 
 #include "kbaudit/cli/cli.h"
 
+#include "corpus_support.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -19,11 +20,6 @@ using kbaudit::test::readFile;
 
 namespace {
 
-fs::path corpusRuns() {
-  const char *env = std::getenv("KBAUDIT_CORPUS");
-  return env ? fs::path(env) / "runs" : fs::path();
-}
-
 std::vector<std::string> fileLines(const std::string &text) {
   std::vector<std::string> lines;
   std::string line;
@@ -34,10 +30,8 @@ std::vector<std::string> fileLines(const std::string &text) {
 }
 
 TEST(CorpusAudit, EveryRunGetsACompleteAnnotationWithExactQuotes) {
-  const fs::path runs = corpusRuns();
-  std::error_code ec;
-  if (runs.empty() || !fs::is_directory(runs, ec))
-    GTEST_SKIP() << "corpus not present (KBAUDIT_CORPUS)";
+  const fs::path runs = kbaudit::test::corpusRuns();
+  REQUIRE_CORPUS(runs);
 
   kbaudit::test::TempDir out;
   std::ostringstream sout, serr;

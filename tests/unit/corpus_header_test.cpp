@@ -14,6 +14,7 @@
 
 #include "kbaudit/cli/cli.h"
 
+#include "corpus_support.h"
 #include "test_files.h"
 
 #include <gtest/gtest.h>
@@ -29,11 +30,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path corpusRuns() {
-  const char *env = std::getenv("KBAUDIT_CORPUS");
-  return env ? fs::path(env) / "runs" : fs::path();
-}
 
 /// A carried field: its text exactly as the run's file writes it ("" for a null number).
 struct Carried {
@@ -109,10 +105,8 @@ bool humanAgrees(const YAML::Node &human, const Carried &c) {
 }
 
 TEST(CorpusHeader, FieldsAreCopiedFromTheRunOrLeftEmptyAndMatchTheHumansWhereTheyUseTheRunsFigures) {
-  const fs::path runs = corpusRuns();
-  std::error_code ec;
-  if (runs.empty() || !fs::is_directory(runs, ec))
-    GTEST_SKIP() << "corpus not present (KBAUDIT_CORPUS)";
+  const fs::path runs = kbaudit::test::corpusRuns();
+  REQUIRE_CORPUS(runs);
 
   kbaudit::test::TempDir out;
   std::ostringstream sout, serr;

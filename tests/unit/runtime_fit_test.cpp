@@ -24,20 +24,11 @@ namespace {
 const fs::path kRuntime = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "runtime";
 
 runtime::RuntimeReport probe(const std::string &solution, const std::string &problem) {
-  runtime::ProbeOptions options;
-  options.device = "cpu";
-  options.python = kbaudit::test::probePython();
-  options.seeds = {0, 1};
-  options.limits.wall = 90s;
-  return runtime::runProbes(kRuntime / "solutions" / solution,
-                            problems::loadProblem(kRuntime / "problems" / problem), options);
+  return test::probeFixture(solution, problem, 90s);
 }
 
 const runtime::ProbeOutcome *find(const runtime::RuntimeReport &r, const std::string &name) {
-  for (const runtime::ProbeOutcome &p : r.probes)
-    if (p.name == name)
-      return &p;
-  return nullptr;
+  return test::findProbe(r, name);
 }
 
 std::string describe(const runtime::RuntimeReport &r) {

@@ -51,10 +51,7 @@ runtime::RuntimeReport probe(const fs::path &solution, const std::string &proble
 }
 
 const runtime::ProbeOutcome *find(const runtime::RuntimeReport &r, const std::string &name) {
-  for (const runtime::ProbeOutcome &p : r.probes)
-    if (p.name == name)
-      return &p;
-  return nullptr;
+  return test::findProbe(r, name);
 }
 
 std::string describe(const runtime::RuntimeReport &r) {

@@ -26,13 +26,7 @@ namespace {
 const fs::path kRuntime = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "runtime";
 
 runtime::RuntimeReport probe(const std::string &solution, const std::string &problem) {
-  runtime::ProbeOptions options;
-  options.device = "cpu";
-  options.python = kbaudit::test::probePython();
-  options.seeds = {0, 1};
-  options.limits.wall = 60s;
-  return runtime::runProbes(kRuntime / "solutions" / solution,
-                            problems::loadProblem(kRuntime / "problems" / problem), options);
+  return test::probeFixture(solution, problem, 60s);
 }
 
 std::string describe(const runtime::RuntimeReport &r) {
@@ -49,10 +43,7 @@ std::string describe(const runtime::RuntimeReport &r) {
 }
 
 const runtime::ProbeOutcome *find(const runtime::RuntimeReport &r, const std::string &name) {
-  for (const runtime::ProbeOutcome &p : r.probes)
-    if (p.name == name)
-      return &p;
-  return nullptr;
+  return test::findProbe(r, name);
 }
 
 bool tampered(const runtime::RuntimeReport &r, const std::string &detailPart = "") {
