@@ -12,8 +12,8 @@ new/old ratios.
 
 Scenarios:
   cold   both binaries, no result cache (the new one gets --no-cache when it has one)
-  warm   the new binary re-auditing into a fresh --out with a primed --cache-dir (only when the
-         new binary has a result cache); its ratio is against the old binary's cold CPU
+  warm   the new binary re-auditing into a fresh (empty) --out with a primed --cache-dir (only
+         when the new binary has a result cache); its ratio is against the old binary's cold CPU
   check  with --check FILE...: `kbaudit check FILE --no-compile` per file, medians per binary
          (--check-args replaces the extra arguments)
 
@@ -58,8 +58,9 @@ def has_cache(binary):
     return "--no-cache" in text
 
 
-def audit_cmd(binary, runs, problems, out, jobs, extra):
-    cmd = [binary, "audit", str(runs), "--out", str(out), "--quiet", "--fresh", "--jobs", str(jobs)]
+def audit_cmd(binary, runs, problems, out, jobs, extra, fresh=True):
+    """An audit into `out`; `fresh` analyses every run (--fresh: no annotation kept, no cache read)."""
+    cmd = [binary, "audit", str(runs), "--out", str(out), "--quiet", "--jobs", str(jobs)] + (["--fresh"] if fresh else [])
     if problems:
         cmd += ["--problems", str(problems)]
     return cmd + extra
@@ -130,6 +131,7 @@ def main():
             cache = Path(tmp) / "cache"
             if new_cache:  # prime the cache once (not measured)
                 measure(audit_cmd(new, a.runs, problems, Path(tmp) / "prime", a.jobs, extra + ["--cache-dir", str(cache)]))
+                shutil.rmtree(Path(tmp) / "prime", ignore_errors=True)
             for rep in range(a.reps):
                 order = [("old", old, extra), ("new", new, cold_new_extra)]
                 if rep % 2:
@@ -141,7 +143,7 @@ def main():
                 if new_cache:
                     out = Path(tmp) / f"out-warm-{rep}"
                     samples["warm"].append(
-                        measure(audit_cmd(new, a.runs, problems, out, a.jobs, extra + ["--cache-dir", str(cache)])))
+                        measure(audit_cmd(new, a.runs, problems, out, a.jobs, extra + ["--cache-dir", str(cache)], fresh=False)))
                     shutil.rmtree(out, ignore_errors=True)
             print("audit (medians):")
             o = median_row("old cold", samples["old"])
