@@ -3,6 +3,7 @@
 #include "output_lock.h"
 #include "output_options.h"
 #include "compile_options.h"
+#include "result_cache.h"
 #include "runs.h"
 #include "worker_pool.h"
 
@@ -51,11 +52,14 @@ std::optional<unsigned long> boundedNumber(const std::string &text, unsigned lon
   return v;
 }
 
-/// What a worker sends back: the verdict, whether it trips the gate and whether the annotation
-/// already in --out was kept ("1 1", "0 0", ...), then the annotation (empty when kept).
-std::string encodeResult(const AuditOutcome &o, bool isGated) {
-  return o.annotation.verdict + "\n" + (isGated ? "1" : "0") + (o.kept ? " 1" : " 0") + "\n" +
-         (o.kept ? std::string() : annotations::toYaml(o.annotation));
+/// What a worker sends back: the verdict, whether it trips the gate, whether the annotation
+/// already in --out was kept and whether the result came from the cache ("1 1 0", "0 0 1", ...),
+/// then the annotation (empty when kept).
+std::string encodeResult(const AuditOutcome &o, const std::set<std::string> &failOn) {
+  const std::string &verdict = o.fromCache ? o.cached->verdict : o.annotation.verdict;
+  const bool isGated = o.fromCache ? gated(*o.cached, failOn) : gated(o.annotation, failOn);
+  return verdict + "\n" + (isGated ? "1" : "0") + (o.kept ? " 1" : " 0") + (o.fromCache ? " 1" : " 0") + "\n" +
+         (o.kept ? std::string() : o.cached ? o.cached->yaml : annotations::toYaml(o.annotation));
 }
 
 struct Result {
@@ -63,14 +67,16 @@ struct Result {
   bool gated = false;
   bool kept = false;
   std::string yaml;
+  bool fromCache = false;
 };
 
 std::optional<Result> decodeResult(const std::string &payload) {
   const std::size_t a = payload.find('\n');
   const std::size_t b = a == std::string::npos ? a : payload.find('\n', a + 1);
-  if (b == std::string::npos || b - a - 1 != 3)
+  if (b == std::string::npos || b - a - 1 != 5)
     return std::nullopt;
-  return Result{payload.substr(0, a), payload[a + 1] == '1', payload[a + 3] == '1', payload.substr(b + 1)};
+  return Result{payload.substr(0, a), payload[a + 1] == '1', payload[a + 3] == '1', payload.substr(b + 1),
+                payload[a + 5] == '1'};
 }
 
 /// The annotations of `runs` as audit wrote (or kept) them in `outDir`, read back for the
@@ -99,11 +105,12 @@ std::vector<annotations::CheckedFile> loadReported(const std::vector<RunTarget> 
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory"};
+  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory",
+                                  "cache-dir"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   valued.insert(kCompileOptions.begin(), kCompileOptions.end());
   valued.insert(kOutputOptions.begin(), kOutputOptions.end());
-  std::set<std::string> flags = {"quiet", "in-process", "fresh", "statistics"};
+  std::set<std::string> flags = {"quiet", "in-process", "fresh", "statistics", "no-cache"};
   flags.insert(kSharedFlags.begin(), kSharedFlags.end());
   flags.insert(kCompileFlags.begin(), kCompileFlags.end());
   const auto args = Args::parse(argv, valued, flags, error);
@@ -167,6 +174,15 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   // A folder a killed (or earlier) audit wrote keeps the annotations that are still up to date.
   if (!args->has("fresh"))
     options.keepFrom = outDir;
+  // The result cache: static results only (probes and compiles depend on the machine).
+  if (!args->has("no-cache") && !options.runtime && !options.compile) {
+    const fs::path cacheDir = args->value("cache-dir") ? fs::path(*args->value("cache-dir")) : fs::path(kDefaultCacheDir);
+    std::string cacheError;
+    options.resultCache = ResultCache::open(cacheDir, cacheError);
+    if (!options.resultCache)
+      err << "kbaudit audit: no result cache (" << annotations::terminalSafe(cacheError) << "); every run is analysed\n";
+    options.readCache = !args->has("fresh");
+  }
   fs::create_directories(outDir, ec);
   if (ec) {
     err << "kbaudit audit: cannot create " << annotations::terminalSafe(outDir.string()) << ": " << ec.message() << "\n";
@@ -200,7 +216,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   ProgressLine progress(progressSinkFor(err, args->has("quiet")), runs.size());
   std::map<std::string, unsigned> verdicts;
   std::vector<std::string> failures;
-  unsigned gatedRuns = 0, keptRuns = 0;
+  unsigned gatedRuns = 0, keptRuns = 0, cachedRuns = 0;
   std::set<std::string> unwritten;
   const auto write = [&](const RunTarget &run, const std::string &yaml) {
     std::string writeError;
@@ -216,6 +232,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       ++verdicts[r.verdict];
       gatedRuns += r.gated;
       keptRuns += r.kept;
+      cachedRuns += r.fromCache;
     }
     progress.advance();
   };
@@ -224,8 +241,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   // once more without the C++/CUDA front end (the usual culprit), and if that fails too it gets
   // a `bug` annotation that says why. Either way the batch goes on.
   const auto auditWith = [&](const AuditOptions &opts, const RunTarget &run) {
-    const AuditOutcome o = auditOrKeep(run, opts);
-    return encodeResult(o, gated(o.annotation, opts.failOn));
+    return encodeResult(auditOrKeep(run, opts), opts.failOn);
   };
   std::vector<std::pair<std::size_t, std::string>> retries;
   runInWorkers(
@@ -252,7 +268,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
           const std::string why = retries[k].second + "; the retry without the C++/CUDA front end failed too" +
                                   (o.reason.empty() ? std::string() : " (" + o.reason + ")");
           const annotations::Annotation a = unauditableRun(run, options, why);
-          r = Result{a.verdict, gated(a, options.failOn), false, annotations::toYaml(a)};
+          r = Result{a.verdict, gated(a, options.failOn), false, annotations::toYaml(a), false};
         }
         record(run, *r);
       });
@@ -284,6 +300,9 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     if (keptRuns)
       summary << "  (" << keptRuns << " annotation" << (keptRuns == 1 ? "" : "s")
           << " already up to date in the folder, kept; --fresh audits every run again)\n";
+    if (cachedRuns)
+      out << "  (" << cachedRuns << " result" << (cachedRuns == 1 ? "" : "s") << " read from the cache "
+          << annotations::terminalSafe(options.resultCache->dir().string()) << "; --no-cache analyses every run)\n";
     if (!discovery.skipped.empty())
       summary << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
           << " (named on stderr)\n";

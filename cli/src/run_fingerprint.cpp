@@ -8,10 +8,12 @@
 #include <llvm/Support/SHA256.h>
 
 #include <algorithm>
+#include <map>
 #include <variant>
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace kbaudit::cli {
 
@@ -69,6 +71,19 @@ private:
   llvm::SHA256 sha_;
 };
 
+/// What a file many runs share (a problem's) holds, as a digest, read and hashed once per process.
+const std::string &sharedFileDigest(const fs::path &path) {
+  static std::map<fs::path, std::string> digests;
+  auto it = digests.find(path);
+  if (it == digests.end()) {
+    Hasher h;
+    std::size_t budget = kMaxHashedBytes;
+    h.file(path, budget);
+    it = digests.emplace(path, h.hex()).first;
+  }
+  return it->second;
+}
+
 std::string rowText(const Evaluation &e) {
   const auto num = [](const std::optional<double> &v) { return v ? std::to_string(*v) : std::string("-"); };
   return e.table.string() + "|" + std::to_string(e.row) + "|" + e.model + "|" + e.harness + "|" + e.gpu + "|" +
@@ -88,13 +103,20 @@ std::string sha256Hex(std::string_view text) {
 std::string buildIdentity() {
   std::string id = version();
   struct stat st {};
-  if (::stat("/proc/self/exe", &st) == 0)
+  // The executable by its path first: under valgrind /proc/self/exe itself is the tool, whose
+  // identity would miss every cached result of the binary it runs. A rebuilt binary's old path
+  // reads "... (deleted)": then the running image's own inode.
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0)
+    exe[n] = '\0';
+  if ((n > 0 && ::stat(exe, &st) == 0) || ::stat("/proc/self/exe", &st) == 0)
     id += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
           std::to_string(st.st_mtim.tv_nsec);
   return id;
 }
 
-std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const problems::ProblemContext *problem) {
+std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const fs::path *problem) {
   Hasher h;
   std::size_t budget = kMaxHashedBytes;
   h.field("options", optionsKey);
@@ -117,13 +139,16 @@ std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, 
   if (run.evaluation)
     h.field("row", rowText(*run.evaluation));
   if (problem) {
-    h.field("problem", problem->dir.string());
-    h.file(problem->dir / "problem.yaml", budget);
-    h.file(problem->reference.path, budget);
-    fs::path up = problem->dir;
+    // A level file is its own reference; a directory holds reference.py (problems::loadProblem).
+    const bool levelFile = fs::is_regular_file(*problem, ec);
+    const fs::path dir = levelFile ? problem->parent_path() : *problem;
+    h.field("problem", dir.string());
+    h.field("problem.yaml", sharedFileDigest(dir / "problem.yaml"));
+    h.field("reference", sharedFileDigest(levelFile ? *problem : dir / "reference.py"));
+    fs::path up = dir;
     for (int level = 0; level < 2 && !up.empty(); ++level) {
       up = up.parent_path();
-      h.file(up / "problem_baselines.json", budget);
+      h.field("problem_baselines.json", sharedFileDigest(up / "problem_baselines.json"));
     }
   }
   return h.hex();

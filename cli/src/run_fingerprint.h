@@ -7,8 +7,6 @@
 
 #include "eval_table.h"
 
-#include "kbaudit/problems/problem_context.h"
-
 #include <filesystem>
 #include <string>
 
@@ -22,8 +20,9 @@ std::string buildIdentity();
 
 /// Hex SHA-256 over `optionsKey` (AuditOptions::fingerprintKey), the run's id and files (a run
 /// directory's regular files; a file-style run's solution), its table row, and the files of
-/// `problem` (problem.yaml, the reference, problem_baselines.json one and two folders up).
-std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const problems::ProblemContext *problem);
+/// the problem at `problem`, a directory or a level file (problem.yaml, the reference,
+/// problem_baselines.json one and two folders up).
+std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const std::filesystem::path *problem);
 
 /// Hex SHA-256 of `text`.
 std::string sha256Hex(std::string_view text);

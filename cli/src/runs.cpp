@@ -192,6 +192,12 @@ std::string fingerprintKey(const AuditOptions &options, const std::vector<fs::pa
   };
   list("select", options.selection.select);
   list("ignore", options.selection.ignore);
+  // The problem names split run ids (model, harness, problem in the annotation): a problem
+  // added to the tree can change how an unchanged run's id reads.
+  std::string known;
+  for (const std::string &name : options.knownProblems)
+    known += name + "\n";
+  key += "\nknown problems: " + sha256Hex(known);
   std::error_code ec;
   key += "\nproblem: " + (options.problemDir.empty() ? "" : fs::absolute(options.problemDir, ec).string());
   key += "\nproblems: " + (options.problemsRoot.empty() ? "" : fs::absolute(options.problemsRoot, ec).string());
@@ -346,6 +352,10 @@ bool gated(const annotations::Annotation &a, const std::set<std::string> &failOn
   return false;
 }
 
+bool gated(const CachedResult &r, const std::set<std::string> &failOn) {
+  return failOn.count(r.verdict) || (failOn.count("review") && r.openFindings);
+}
+
 std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
                                                       std::ostream &err) {
   runtime::ProbeOptions options;
@@ -405,25 +415,43 @@ annotations::RunInfo runInfo(const RunTarget &run, const AuditOptions &options) 
   return info;
 }
 
+/// loadProblem, once per problem and process: a batch worker audits many runs of one problem,
+/// and parsing the reference for each of them was a tenth of a cold audit's instructions.
+/// (Workers are forked from a parent that loads none, so each fills its own memo.)
+problems::ProblemContext loadProblemOnce(const fs::path &dirOrFile) {
+  static std::map<fs::path, problems::ProblemContext> loaded;
+  auto it = loaded.find(dirOrFile);
+  if (it == loaded.end())
+    it = loaded.emplace(dirOrFile, problems::loadProblem(dirOrFile)).first;
+  return it->second;
+}
+
 /// The problem an evaluation row was graded on: the module under its level's folder
 /// (`level1/36_RMSNorm_.py`), else anywhere under the root.
-std::optional<problems::ProblemContext> evaluationProblem(const Evaluation &e, const fs::path &root) {
+std::optional<fs::path> evaluationProblem(const Evaluation &e, const fs::path &root) {
   std::optional<fs::path> found = problems::findProblemDir(root, e.problem, e.level);
   if (!found)
     found = problems::findProblemDir(root, e.problem);
-  if (!found)
-    return std::nullopt;
-  problems::ProblemContext problem = problems::loadProblem(*found);
-  gradedAs(problem, e);
-  return problem;
+  return found;
 }
 
 /// Why the run's solution cannot be audited, as the annotation saying so; nullopt when it can.
 std::optional<annotations::Annotation> refusal(const RunTarget &run, const annotations::RunInfo &info);
 
-/// The run's problem, as --problem, its table row or its meta.json and id name it.
-std::optional<problems::ProblemContext> runProblem(const RunTarget &run, const AuditOptions &options,
-                                                   const RunMeta &meta, const annotations::RunInfo &info);
+/// Where the run's problem is (a directory or a level file), as --problem, its table row or its
+/// meta.json and id name it; none of its files is read (a cached run needs only their hashes).
+std::optional<fs::path> runProblem(const RunTarget &run, const AuditOptions &options, const RunMeta &meta,
+                                   const annotations::RunInfo &info);
+
+/// The problem at `where`, graded as the run's table row says.
+std::optional<problems::ProblemContext> loadRunProblem(const std::optional<fs::path> &where, const RunTarget &run) {
+  if (!where)
+    return std::nullopt;
+  problems::ProblemContext problem = loadProblemOnce(*where);
+  if (run.evaluation)
+    gradedAs(problem, *run.evaluation);
+  return problem;
+}
 
 annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,
                                 const RunMeta &meta, std::optional<problems::ProblemContext> problem);
@@ -438,6 +466,12 @@ std::optional<annotations::Annotation> previousAnnotation(const fs::path &dir, c
   } catch (const std::exception &) {
     return std::nullopt; // damaged or foreign: audited again
   }
+}
+
+/// Whether `file` holds exactly `text` (never throws; unreadable is no).
+bool sameFileText(const fs::path &file, const std::string &text) {
+  std::variant<std::string, std::string> read = data::readText(file, text.size() + 1);
+  return read.index() == 0 && std::get<0>(read) == text;
 }
 
 problems::EntryShape entryShape(const Facts &facts) {
@@ -478,24 +512,51 @@ AuditOutcome auditOrKeep(const RunTarget &run, const AuditOptions &options) {
   const RunMeta meta = readMeta(run.dir);
   if (info.id.problem.empty())
     info.id.problem = meta.problem;
-  std::optional<problems::ProblemContext> problem = runProblem(run, options, meta, info);
-  const std::string fingerprint = runFingerprint(run, options.fingerprintKey, problem ? &*problem : nullptr);
+  const std::optional<fs::path> problemPath = runProblem(run, options, meta, info);
+  const std::string fingerprint = runFingerprint(run, options.fingerprintKey, problemPath ? &*problemPath : nullptr);
+  const std::optional<ResultCache> &cache = options.resultCache;
+  if (cache && options.readCache)
+    if (std::optional<CachedResult> hit = cache->load(fingerprint, info.id.text)) {
+      AuditOutcome o;
+      // The annotation already in --out is kept when it is this very text (no parse, no write).
+      o.kept = !options.keepFrom.empty() && sameFileText(options.keepFrom / annotations::annotationFileName(run.id), hit->yaml);
+      o.cached = std::move(hit);
+      o.fromCache = true;
+      return o;
+    }
   if (!options.keepFrom.empty())
     if (std::optional<annotations::Annotation> old = previousAnnotation(options.keepFrom, run.id);
         old && old->kbaudit.fingerprint == fingerprint && old->runId == info.id.text)
-      return AuditOutcome{std::move(*old), true};
+    {
+      AuditOutcome kept;
+      kept.annotation = std::move(*old);
+      kept.kept = true;
+      return kept;
+    }
   std::optional<annotations::Annotation> refused = refusal(run, info);
-  annotations::Annotation a = refused ? std::move(*refused) : analyse(run, options, info, meta, std::move(problem));
+  annotations::Annotation a =
+      refused ? std::move(*refused) : analyse(run, options, info, meta, loadRunProblem(problemPath, run));
   a.kbaudit.selection = options.selectionInfo;
   a.kbaudit.fingerprint = fingerprint;
-  return AuditOutcome{std::move(a), false};
+  AuditOutcome o;
+  o.annotation = std::move(a);
+  // A degraded analysis (the retry after a crash or a timeout, perhaps only a loaded machine's)
+  // is not filed: the next audit tries the full analysis again.
+  if (cache && options.degraded.empty()) {
+    o.cached = CachedResult{o.annotation.verdict, false, annotations::toYaml(o.annotation)};
+    for (const rules::Finding &f : o.annotation.kbaudit.findings)
+      o.cached->openFindings = o.cached->openFindings || !f.accepted;
+    cache->store(fingerprint, info.id.text, *o.cached);
+  }
+  return o;
 }
 
 annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &options) {
-  if (options.keepFrom.empty())
+  if (options.keepFrom.empty() && !options.resultCache)
     return auditOrKeep(run, options).annotation;
   AuditOptions fresh = options;
   fresh.keepFrom.clear();
+  fresh.resultCache.reset();
   return auditOrKeep(run, fresh).annotation;
 }
 
@@ -543,19 +604,17 @@ std::optional<annotations::Annotation> refusal(const RunTarget &run, const annot
   return std::nullopt;
 }
 
-std::optional<problems::ProblemContext> runProblem(const RunTarget &run, const AuditOptions &options,
-                                                   const RunMeta &meta, const annotations::RunInfo &info) {
-  std::optional<problems::ProblemContext> problem;
-  if (!options.problemDir.empty()) {
-    problem = problems::loadProblem(options.problemDir);
-  } else if (run.evaluation && !options.problemsRoot.empty()) {
-    problem = evaluationProblem(*run.evaluation, options.problemsRoot);
-  } else if (!options.problemsRoot.empty()) {
+std::optional<fs::path> runProblem(const RunTarget &run, const AuditOptions &options, const RunMeta &meta,
+                                   const annotations::RunInfo &info) {
+  if (!options.problemDir.empty())
+    return options.problemDir;
+  if (run.evaluation && !options.problemsRoot.empty())
+    return evaluationProblem(*run.evaluation, options.problemsRoot);
+  if (!options.problemsRoot.empty()) {
     const std::string name = meta.problem.empty() ? info.id.problem : meta.problem;
-    if (auto dir = problems::findProblemDir(options.problemsRoot, name, meta.bench, meta.gpu))
-      problem = problems::loadProblem(*dir);
+    return problems::findProblemDir(options.problemsRoot, name, meta.bench, meta.gpu);
   }
-  return problem;
+  return std::nullopt;
 }
 
 annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,

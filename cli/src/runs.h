@@ -10,6 +10,7 @@
 
 #include "baseline.h"
 #include "eval_table.h"
+#include "result_cache.h"
 
 #include <filesystem>
 #include <iosfwd>
@@ -91,6 +92,12 @@ struct AuditOptions {
   /// chosen per run (compile_options.h) unless --arch fixed it.
   std::optional<compiled::CompileOptions> compile;
   bool compileArchGiven = false;
+  /// The result cache (audit; nullopt: none): a run whose fingerprint it holds is not analysed
+  /// again, and an analysed run is filed there. Never used with the runtime probes or the
+  /// compiled front end, whose evidence depends on the machine (the GPU, the toolkit).
+  std::optional<ResultCache> resultCache;
+  /// False (--fresh): every run is analysed again; the cache is only written.
+  bool readCache = true;
 };
 
 /// Valued options `check` and `audit` share: probes, config, baseline, gating.
@@ -101,6 +108,8 @@ inline const std::set<std::string> kSharedFlags = {"runtime", "no-config"};
 
 /// Whether an annotation trips the --fail-on gate.
 bool gated(const annotations::Annotation &a, const std::set<std::string> &failOn);
+/// The same for a result read from the cache.
+bool gated(const CachedResult &r, const std::set<std::string> &failOn);
 
 class Args;
 
@@ -121,6 +130,10 @@ struct AuditOutcome {
   annotations::Annotation annotation;
   /// The annotation in options.keepFrom was up to date and is returned as it is.
   bool kept = false;
+  /// With options.resultCache: the annotation as YAML (read back from the cache, or filed
+  /// there). On a hit `annotation` is left empty: the YAML is the result.
+  std::optional<CachedResult> cached;
+  bool fromCache = false;
 };
 
 /// auditRun, except that an up-to-date annotation in options.keepFrom (same fingerprint) is

@@ -53,6 +53,11 @@ constexpr std::string_view kAuditOptions = R"(  --out DIR                where t
   --run-memory MIB         address-space limit of a worker, MiB (default 8192)
   --in-process             no worker processes: runs one after another in this process (debugging)
   --fresh                  audit every run again, also those whose annotation in --out is up to date
+                           or in the result cache
+  --cache-dir DIR          result cache: runs whose files, problem, options and kbaudit build are
+                           unchanged are read back, not analysed (default .kbaudit_cache; not used
+                           with --runtime or --compile)
+  --no-cache               neither read nor write the result cache
 exit: 0 done (runs that could not be audited get verdict bug), 1 a run matched --fail-on,
       2 usage error, --out locked by another audit, or an input skipped (named on stderr),
       3 an annotation could not be written

@@ -22,6 +22,7 @@ struct RuleExample {
   std::string file; ///< "bad_torch_wrapper.py"
   std::string text;
   bool bad = false;
+  bool operator==(const RuleExample &) const = default;
 };
 
 struct RuleMeta {
@@ -57,9 +58,12 @@ struct RuleMeta {
   /// module docstring uses one, the annotation quotes that description next to the findings.
   std::vector<std::string> admissions;
   std::vector<RuleExample> examples;
+  /// Every field (the compiled catalogue is checked against the YAML with it).
+  bool operator==(const RuleMeta &) const = default;
 };
 
-/// Every rule's metadata, sorted by id. Parsed once from the embedded YAML.
+/// Every rule's metadata, sorted by id: the embedded YAML as parsed at build time, with the
+/// fixtures as examples.
 const std::vector<RuleMeta> &catalogue();
 /// nullptr when unknown.
 const RuleMeta *findRule(std::string_view id);

@@ -1,0 +1,79 @@
+#include "kbaudit/rules/rule_meta.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <stdexcept>
+
+// The rule YAML parser: used at build time by catalogue_gen.cpp (the catalogue the binary
+// carries) and by tests that compare that catalogue with the YAML.
+
+namespace kbaudit::rules {
+
+namespace {
+
+std::string required(const YAML::Node &root, const char *key) {
+  const YAML::Node n = root[key];
+  if (!n || !n.IsScalar() || n.as<std::string>().empty())
+    throw std::runtime_error(std::string("rule metadata lacks '") + key + "'");
+  return n.as<std::string>();
+}
+
+std::vector<std::string> list(const YAML::Node &root, const char *key) {
+  std::vector<std::string> out;
+  if (const YAML::Node n = root[key]; n && n.IsSequence())
+    for (const auto &item : n)
+      out.push_back(item.as<std::string>());
+  return out;
+}
+
+// Trailing newlines of block scalars would leak into messages.
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+} // namespace
+
+RuleMeta parseRuleMeta(std::string_view yaml) {
+  const YAML::Node root = YAML::Load(std::string(yaml));
+  RuleMeta m;
+  m.id = required(root, "id");
+  m.name = required(root, "name");
+  m.category = required(root, "category");
+  if (m.id.rfind(m.category, 0) != 0)
+    throw std::runtime_error("rule " + m.id + " is not in category " + m.category);
+  const std::string verdict = required(root, "verdict");
+  if (verdict == "reward_hack") m.verdict = VerdictClass::RewardHack;
+  else if (verdict == "rubric_leak") m.verdict = VerdictClass::RubricLeak;
+  else if (verdict == "review") m.verdict = VerdictClass::Review;
+  else throw std::runtime_error("rule " + m.id + ": unknown verdict '" + verdict + "'");
+  const std::string confidence = required(root, "confidence");
+  if (confidence == "high") m.confidence = Confidence::High;
+  else if (confidence == "medium") m.confidence = Confidence::Medium;
+  else if (confidence == "low") m.confidence = Confidence::Low;
+  else throw std::runtime_error("rule " + m.id + ": unknown confidence '" + confidence + "'");
+  const std::string term = required(root, "term");
+  if (auto t = problems::termNamed(term))
+    m.term = *t;
+  else
+    throw std::runtime_error("rule " + m.id + ": unknown term '" + term + "'");
+  m.message = trimmed(required(root, "message"));
+  m.summary = trimmed(required(root, "summary"));
+  m.implication = trimmed(required(root, "implication"));
+  m.consequence = trimmed(required(root, "consequence"));
+  m.decisiveWhen = trimmed(required(root, "decisive_when"));
+  if (const YAML::Node r = root["rests_on"]) {
+    const std::string restsOn = r.as<std::string>();
+    if (restsOn != "absence" && restsOn != "presence")
+      throw std::runtime_error("rule " + m.id + ": rests_on is 'absence' or 'presence', not '" + restsOn + "'");
+    m.restsOnAbsence = restsOn == "absence";
+  }
+  m.rationale = trimmed(required(root, "rationale"));
+  m.references = list(root, "references");
+  m.needs = list(root, "needs");
+  m.admissions = list(root, "admissions");
+  return m;
+}
+
+} // namespace kbaudit::rules
