@@ -50,6 +50,9 @@ assert results and all(r["ruleId"] for r in results), results
 print("check_installed: SARIF 2.1.0,", len(results), "result(s):", sorted({r["ruleId"] for r in results}))
 PY
 if [ -n "$validator" ]; then
-  python3 "$validator" kbaudit.sarif || fail "the installed kbaudit's SARIF does not pass $validator"
+  # Debian's python3, for which setup.sh installs python3-jsonschema.
+  py=/usr/bin/python3
+  [ -x "$py" ] || py=python3
+  "$py" "$validator" kbaudit.sarif || fail "the installed kbaudit's SARIF does not pass $validator"
 fi
 echo "check_installed: OK ($kbaudit, $runs example runs)"
