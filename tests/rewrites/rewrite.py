@@ -620,13 +620,13 @@ def lambda_bodies(source):
 
 
 def decorators_by_call(source):
-    """`@deco def f` at module level becomes `def f` followed by `f = deco(f)` (JIT kernels,
-    whose decorator compiles the source, are left alone)."""
+    """`@deco def f` at module level becomes `def f` followed by `f = deco(f)`, JIT kernels
+    included (`k = triton.jit(k)` compiles the same source the decorator does)."""
     tree = ast.parse(source)
     out = []
     count = 0
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.decorator_list and not _jit_compiled(node):
+        if isinstance(node, ast.FunctionDef) and node.decorator_list:
             decorators = node.decorator_list
             node.decorator_list = []
             out.append(node)

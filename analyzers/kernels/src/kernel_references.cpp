@@ -48,15 +48,26 @@ bool looksUpNamesAtRunTime(const py::PythonFacts &python) {
   return false;
 }
 
-/// Whether anything outside the kernel's own definition names it.
-bool referenced(const py::PythonFacts &python, const Kernel &k) {
-  const std::string &name = k.name;
+/// The lines of the kernel's definition, and of each statement that applies a decorator to it by
+/// a call (`k = triton.jit(k)`, decorator_calls.cpp): naming the kernel there defines it, it
+/// does not use it.
+struct Definition {
+  LineRange def;
+  std::vector<LineRange> byCall;
+  bool contains(unsigned line) const {
+    return def.contains(line) ||
+           std::any_of(byCall.begin(), byCall.end(), [&](const LineRange &r) { return r.contains(line); });
+  }
+};
+
+/// Whether anything outside the kernel's definition names `name`.
+bool referenced(const py::PythonFacts &python, const Definition &own, const std::string &name) {
   for (const py::Function &f : python.functions)
     if (f.qualname != name && std::binary_search(f.reads.begin(), f.reads.end(), name))
       return true;
   // Module level and class bodies: calls, their arguments, assignments, decorators.
   for (const py::Call &c : python.calls) {
-    if (k.lines.contains(c.lines.begin))
+    if (own.contains(c.lines.begin))
       continue;
     if (c.callee == name || c.launchedKernel == name || mentions(c.callee, name))
       return true;
@@ -65,20 +76,42 @@ bool referenced(const py::PythonFacts &python, const Kernel &k) {
         return true;
   }
   for (const py::Assignment &a : python.assignments)
-    if (!k.lines.contains(a.lines.begin) && (mentions(a.value.text, name) || mentions(a.target, name)))
+    if (!own.contains(a.lines.begin) && (mentions(a.value.text, name) || mentions(a.target, name)))
       return true;
   for (const py::Function &f : python.functions)
     for (const py::Decorator &d : f.decorators)
-      if (mentions(d.text, name))
+      if (!own.contains(d.lines.begin) && mentions(d.text, name))
         return true;
   // A name spelled in a string (a launch table keyed by name, `__all__`) may be looked up.
   for (const py::StringConstant &s : python.strings)
-    if (!s.docstring && !k.lines.contains(s.lines.begin) && mentions(s.value.value, name))
+    if (!s.docstring && !own.contains(s.lines.begin) && mentions(s.value.value, name))
       return true;
   for (const py::Return &r : python.returns)
-    if (!k.lines.contains(r.lines.begin) && mentions(r.value.text, name))
+    if (!own.contains(r.lines.begin) && mentions(r.value.text, name))
       return true;
   return false;
+}
+
+/// Whether anything names the kernel: its def's name, or the name a decorator applied by a call
+/// binds it to (`k2 = triton.jit(add_kernel)`, then `k2[grid](...)`).
+bool referenced(const py::PythonFacts &python, const Kernel &k) {
+  Definition own{k.lines, {}};
+  std::vector<std::string> names{k.name};
+  for (const py::Function &f : python.functions) {
+    // The kernel's def, at module level or as a static method (`_Ops._add`).
+    if (f.name != k.name || !(k.lines.contains(f.lines.begin) || f.lines.contains(k.lines.begin)))
+      continue;
+    for (const py::Decorator &d : f.decorators) {
+      if (d.lines.begin <= f.lines.end)
+        continue; // written with @: applied by a call, it follows the def
+      own.byCall.push_back(d.lines);
+      for (const py::Assignment &a : python.assignments)
+        if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(d.lines.begin) &&
+            a.target != k.name)
+          names.push_back(a.target);
+    }
+  }
+  return std::any_of(names.begin(), names.end(), [&](const std::string &n) { return referenced(python, own, n); });
 }
 
 } // namespace

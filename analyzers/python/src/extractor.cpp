@@ -13,14 +13,20 @@ Extractor::Extractor(llvm::StringRef src, const ScopeTable &table, Resolver &res
     : src_(src), table_(table), resolver_(resolver), eval_(eval), summarizer_(eval, resolver, src), out_(out) {}
 
 void Extractor::run(TSNode root) {
-  findTritonKernels();
+  findTritonKernels(root);
   Frame module;
   module.docstring = docstringOf(root);
   visitChildren(root, module, 0);
   dedupeNameRefs(out_.nameRefs);
 }
 
-void Extractor::findTritonKernels() {
+namespace {
+bool tritonDecorator(llvm::StringRef resolved) {
+  return resolved.startswith("triton.") || resolved.endswith(".jit") || resolved == "jit";
+}
+} // namespace
+
+void Extractor::findTritonKernels(TSNode root) {
   for (const DecoratedDef &d : table_.decoratedDefs) {
     for (TSNode dec : d.decorators) {
       ts::Children kids = ts::namedChildren(dec);
@@ -29,10 +35,31 @@ void Extractor::findTritonKernels() {
       TSNode e = ts::unparen(kids[0]);
       if (ts::kind(e) == K::Call)
         e = ts::field(e, ts::F::Function);
-      std::string r = resolver_.resolve(e, d.scope).resolved;
-      llvm::StringRef rr(r);
-      if (rr.startswith("triton.") || rr.endswith(".jit") || rr == "jit")
+      if (tritonDecorator(resolver_.resolve(e, d.scope).resolved))
         tritonKernels_.insert(text(ts::field(d.def, ts::F::Name)));
+    }
+  }
+  // A decorator applied by a call binds the kernel to a name of its own: `k = triton.jit(_k)`,
+  // `k = triton.autotune(configs, key)(triton.jit(_k))`. Launches go through that name
+  // (`k[1,](...)`), so it is a kernel's name as much as the def's (decorator_calls.cpp gives the
+  // def the decorator).
+  for (TSNode stmt : ts::namedChildren(root)) {
+    if (ts::kind(stmt) != K::ExpressionStatement)
+      continue;
+    ts::Children kids = ts::namedChildren(stmt);
+    if (kids.empty() || ts::kind(kids[0]) != K::Assignment)
+      continue;
+    TSNode target = ts::field(kids[0], ts::F::Left), value = ts::unparen(ts::field(kids[0], ts::F::Right));
+    if (ts::kind(target) != K::Identifier)
+      continue;
+    // The outermost call's callee, peeled through calls of calls (`autotune(...)(jit(f))`); a
+    // callee that is itself a call may resolve whole (`getattr(triton, "jit")`).
+    for (TSNode callee = value; ts::kind(callee) == K::Call;) {
+      callee = ts::unparen(ts::field(callee, ts::F::Function));
+      if (tritonDecorator(resolver_.resolve(callee, 0).resolved)) {
+        tritonKernels_.insert(text(target));
+        break;
+      }
     }
   }
 }

@@ -44,7 +44,7 @@ private:
 
   llvm::StringRef text(TSNode n) const { return ts::text(n, src_); }
   Expr summarize(TSNode n, const Frame &f) { return summarizer_.summarize(n, f.scope); }
-  void findTritonKernels();
+  void findTritonKernels(TSNode root);
   void tooDeep(TSNode n);
 
   void visit(TSNode n, const Frame &f, unsigned depth);

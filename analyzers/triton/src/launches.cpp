@@ -60,11 +60,21 @@ std::vector<unsigned> aliasedKernels(const Analysis &a, const py::Call &c) {
   auto bindings = a.index.bindingsOf(c.function, c.launchedKernel);
   if (bindings.empty())
     bindings = a.index.bindingsOf("", c.launchedKernel);
-  for (const py::Assignment *b : bindings)
+  const auto add = [&](unsigned k) {
+    if (std::find(out.begin(), out.end(), k) == out.end())
+      out.push_back(k);
+  };
+  for (const py::Assignment *b : bindings) {
     for (const auto &id : identifiersIn(b->value.text))
       if (auto k = kernelNamed(a, id, c.function))
-        if (std::find(out.begin(), out.end(), *k) == out.end())
-          out.push_back(*k);
+        add(*k);
+    // `probe = triton.jit(_Ops._peek)`: the binding applies the kernel's decorator by a call
+    // (decorator_calls.cpp put it on the def, at this line), whatever the def is named through.
+    for (unsigned k = 0; k < a.out.kernels.size(); ++k)
+      for (const py::Decorator &d : a.out.kernels[k].decorators)
+        if (d.lines.begin > a.out.kernels[k].lines.end && b->lines.contains(d.lines.begin))
+          add(k);
+  }
   return out;
 }
 } // namespace
