@@ -101,6 +101,20 @@ RunRecord readRunRecord(const fs::path &runDir) {
         r.peakFraction = *pf;
     if (!r.solutionMs)
       r.solutionMs = geomeanMs(*v);
+    for (auto [field, key] : {std::pair{&r.model, "model"}, {&r.harness, "harness"}, {&r.effort, "effort"},
+                              {&r.problem, "problem"}})
+      if (field->empty())
+        *field = v->string({key}).value_or("");
+    if (!r.cellDecided) {
+      if (v->boolean({"correct"}) == std::optional<bool>(false))
+        r.cellDecided = true; // the schema's null: not correct
+      else
+        for (const char *key : {"peak_fraction", "score"})
+          if (auto n = v->number({key}); n && std::isfinite(*n) && *n >= 0 && !r.cellDecided) {
+            r.cellNumber = *n;
+            r.cellDecided = true;
+          }
+    }
     if (r.file.empty() && (r.correct || r.speedup || r.solutionMs || r.peakFraction))
       r.file = name;
   }

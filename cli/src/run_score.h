@@ -28,6 +28,13 @@ struct RunRecord {
   std::optional<double> peakFraction; ///< `peak_fraction`
   std::optional<double> solutionMs; ///< geometric mean of `shapes[].ms`
   std::string file;              ///< the file read ("result.json"), "" when none
+  /// What the run says of itself for the annotation's header (run_header.h), first file that
+  /// has each: `model`, `harness`, `effort`, `problem`.
+  std::string model, harness, effort, problem;
+  /// The cell's number: `peak_fraction`, else `score`; none when the deciding file says the run
+  /// was not `correct`. `cellDecided` is false when no file says either.
+  std::optional<double> cellNumber;
+  bool cellDecided = false;
   /// One `run-record-unreadable` warning per file present but not read.
   std::vector<Diagnostic> diagnostics;
 };

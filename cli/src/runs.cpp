@@ -406,13 +406,17 @@ annotations::RunInfo runInfo(const RunTarget &run, const AuditOptions &options) 
     info.id.harness = e->harness;
     info.id.problem = e->problem;
   }
-  RunHeader header = carriedHeader(run.evaluation, run.dir);
+  return info;
+}
+
+/// The header fields the run carries (run_header.h), from its row and its record.
+void fillHeader(annotations::RunInfo &info, const RunTarget &run, const RunRecord &record) {
+  RunHeader header = carriedHeader(run.evaluation, record);
   info.model = std::move(header.model);
   info.harness = std::move(header.harness);
   info.effort = std::move(header.effort);
   info.problem = std::move(header.problem);
   info.peakFraction = header.peakFraction;
-  return info;
 }
 
 /// loadProblem, once per problem and process: a batch worker audits many runs of one problem,
@@ -454,7 +458,8 @@ std::optional<problems::ProblemContext> loadRunProblem(const std::optional<fs::p
 }
 
 annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,
-                                const RunMeta &meta, std::optional<problems::ProblemContext> problem);
+                                const RunMeta &meta, const RunRecord &record,
+                                std::optional<problems::ProblemContext> problem);
 
 /// The annotation `dir` holds for `id`, when it can be read (never throws).
 std::optional<annotations::Annotation> previousAnnotation(const fs::path &dir, const std::string &id) {
@@ -533,9 +538,12 @@ AuditOutcome auditOrKeep(const RunTarget &run, const AuditOptions &options) {
       kept.kept = true;
       return kept;
     }
+  // Read once, past the cache: result.json and meta.json give the header and the score.
+  const RunRecord record = readRunRecord(run.dir);
+  fillHeader(info, run, record);
   std::optional<annotations::Annotation> refused = refusal(run, info);
   annotations::Annotation a =
-      refused ? std::move(*refused) : analyse(run, options, info, meta, loadRunProblem(problemPath, run));
+      refused ? std::move(*refused) : analyse(run, options, info, meta, record, loadRunProblem(problemPath, run));
   a.kbaudit.selection = options.selectionInfo;
   a.kbaudit.fingerprint = fingerprint;
   AuditOutcome o;
@@ -561,7 +569,9 @@ annotations::Annotation auditRun(const RunTarget &run, const AuditOptions &optio
 }
 
 annotations::Annotation unauditableRun(const RunTarget &run, const AuditOptions &options, const std::string &why) {
-  annotations::Annotation a = annotations::unauditable(runInfo(run, options), "analysis-failed", why, version());
+  annotations::RunInfo info = runInfo(run, options);
+  fillHeader(info, run, readRunRecord(run.dir));
+  annotations::Annotation a = annotations::unauditable(info, "analysis-failed", why, version());
   a.kbaudit.selection = options.selectionInfo;
   return a;
 }
@@ -618,7 +628,8 @@ std::optional<fs::path> runProblem(const RunTarget &run, const AuditOptions &opt
 }
 
 annotations::Annotation analyse(const RunTarget &run, const AuditOptions &options, annotations::RunInfo info,
-                                const RunMeta &meta, std::optional<problems::ProblemContext> problem) {
+                                const RunMeta &meta, const RunRecord &record,
+                                std::optional<problems::ProblemContext> problem) {
   AnalysisOptions analysis;
   analysis.cxx = options.degraded.empty();
   if (options.compile && options.degraded.empty()) {
@@ -629,7 +640,6 @@ annotations::Annotation analyse(const RunTarget &run, const AuditOptions &option
   const Facts facts = analyzeSolution(run.solution, analysis);
   // The suite's harness facts (weights, declared precision, default tolerance) shape what the
   // rules see; a table row's own precision and tolerance then override the suite's defaults.
-  const RunRecord record = readRunRecord(run.dir);
   const problems::SuiteDetection suite = detectRunSuite(run, options, meta, record, problem ? &*problem : nullptr, facts);
   if (problem && suite.profile)
     problems::applyProfile(*problem, *suite.profile);

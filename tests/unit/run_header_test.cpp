@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 TEST(RunHeader, NothingCarriedLeavesEveryFieldEmpty) {
   TempDir dir;
-  const cli::RunHeader h = cli::carriedHeader(std::nullopt, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path()));
   EXPECT_EQ(h.model, "");
   EXPECT_EQ(h.harness, "");
   EXPECT_EQ(h.effort, "");
@@ -36,7 +36,7 @@ TEST(RunHeader, ResultJsonWinsOverMetaJsonFieldByField) {
   writeFile(dir / "result.json",
             R"({"model": "deepseek/deepseek-v4-flash", "harness": "opencode", "correct": true, "peak_fraction": 0.1673})");
   writeFile(dir / "meta.json", R"({"model": "ignored", "problem": "03_paged_attention", "effort": "high"})");
-  const cli::RunHeader h = cli::carriedHeader(std::nullopt, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path()));
   EXPECT_EQ(h.model, "deepseek/deepseek-v4-flash");
   EXPECT_EQ(h.harness, "opencode");
   EXPECT_EQ(h.problem, "03_paged_attention"); // only meta.json has it
@@ -48,7 +48,7 @@ TEST(RunHeader, ResultJsonWinsOverMetaJsonFieldByField) {
 TEST(RunHeader, AScoreIsTheCellNumberWhereThereIsNoPeakFraction) {
   TempDir dir;
   writeFile(dir / "result.json", R"({"correct": true, "score": 4.338, "outcome": "pass"})");
-  const cli::RunHeader h = cli::carriedHeader(std::nullopt, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path()));
   ASSERT_TRUE(h.peakFraction.has_value());
   EXPECT_DOUBLE_EQ(*h.peakFraction, 4.338);
 }
@@ -57,13 +57,13 @@ TEST(RunHeader, ANotCorrectRunHasANullNumberEvenWhenOneIsWritten) {
   TempDir dir;
   writeFile(dir / "result.json", R"({"correct": false, "peak_fraction": 0.5})");
   writeFile(dir / "meta.json", R"({"peak_fraction": 0.7})"); // not consulted: result.json decided
-  EXPECT_FALSE(cli::carriedHeader(std::nullopt, dir.path()).peakFraction.has_value());
+  EXPECT_FALSE(cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path())).peakFraction.has_value());
 }
 
 TEST(RunHeader, NegativeOrNonNumericFiguresAreNotCopied) {
   TempDir dir;
   writeFile(dir / "result.json", R"({"peak_fraction": -1, "score": "n/a", "model": 7})");
-  const cli::RunHeader h = cli::carriedHeader(std::nullopt, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path()));
   EXPECT_FALSE(h.peakFraction.has_value());
   EXPECT_EQ(h.model, "");
 }
@@ -76,7 +76,7 @@ TEST(RunHeader, ATableRowWinsOverTheFilesBesideTheSolution) {
   row.effort = "xhigh";
   row.problem = "36_RMSNorm_";
   row.peakFraction = 0.25;
-  const cli::RunHeader h = cli::carriedHeader(row, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(row, cli::readRunRecord(dir.path()));
   EXPECT_EQ(h.model, "from-row");
   EXPECT_EQ(h.harness, "file-harness"); // the row has none
   EXPECT_EQ(h.effort, "xhigh");
@@ -88,7 +88,7 @@ TEST(RunHeader, DamagedFilesAreSkippedNotGuessed) {
   TempDir dir;
   writeFile(dir / "result.json", "{\"model\": \"x\""); // truncated
   writeFile(dir / "meta.json", "\x00\x01binary");
-  const cli::RunHeader h = cli::carriedHeader(std::nullopt, dir.path());
+  const cli::RunHeader h = cli::carriedHeader(std::nullopt, cli::readRunRecord(dir.path()));
   EXPECT_EQ(h.model, "");
   EXPECT_FALSE(h.peakFraction.has_value());
 }
