@@ -5,13 +5,14 @@
 
 namespace kbaudit::py {
 
+bool jitDecorator(std::string_view r) { return r.starts_with("triton.") || r.ends_with(".jit") || r == "jit"; }
+
 namespace {
 
-/// The decorators whose meaning the analysers read: a JIT compiling the def's source (Triton
-/// and the like, as the extractor recognises them) or a memoizer.
+/// The decorators whose meaning the analysers read: a JIT compiling the def's source or a
+/// memoizer.
 bool readDecorator(std::string_view r) {
-  return r.starts_with("triton.") || r.ends_with(".jit") || r == "jit" || r.starts_with("functools.lru_cache") ||
-         r.starts_with("functools.cache");
+  return jitDecorator(r) || r.starts_with("functools.lru_cache") || r.starts_with("functools.cache");
 }
 
 } // namespace

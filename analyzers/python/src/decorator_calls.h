@@ -5,7 +5,13 @@
 
 #include "kbaudit/python/facts.h"
 
+#include <string_view>
+
 namespace kbaudit::py {
+
+/// A decorator that compiles the def's source as a kernel, by what it resolves to: Triton's
+/// (`triton.jit`, `triton.autotune`, ...) and the like (`cute.jit`, a bare imported `jit`).
+bool jitDecorator(std::string_view resolved);
 
 /// Adds to each def (a module-level one, or a static method named `Cls.f`) the JIT and
 /// memoizing decorators a module-level assignment applies to it by a call.

@@ -1,4 +1,6 @@
 #include "extractor.h"
+
+#include "decorator_calls.h"
 #include "parse.h"
 
 #include <algorithm>
@@ -20,12 +22,6 @@ void Extractor::run(TSNode root) {
   dedupeNameRefs(out_.nameRefs);
 }
 
-namespace {
-bool tritonDecorator(llvm::StringRef resolved) {
-  return resolved.startswith("triton.") || resolved.endswith(".jit") || resolved == "jit";
-}
-} // namespace
-
 void Extractor::findTritonKernels(TSNode root) {
   for (const DecoratedDef &d : table_.decoratedDefs) {
     for (TSNode dec : d.decorators) {
@@ -35,7 +31,7 @@ void Extractor::findTritonKernels(TSNode root) {
       TSNode e = ts::unparen(kids[0]);
       if (ts::kind(e) == K::Call)
         e = ts::field(e, ts::F::Function);
-      if (tritonDecorator(resolver_.resolve(e, d.scope).resolved))
+      if (jitDecorator(resolver_.resolve(e, d.scope).resolved))
         tritonKernels_.insert(text(ts::field(d.def, ts::F::Name)));
     }
   }
@@ -56,7 +52,7 @@ void Extractor::findTritonKernels(TSNode root) {
     // callee that is itself a call may resolve whole (`getattr(triton, "jit")`).
     for (TSNode callee = value; ts::kind(callee) == K::Call;) {
       callee = ts::unparen(ts::field(callee, ts::F::Function));
-      if (tritonDecorator(resolver_.resolve(callee, 0).resolved)) {
+      if (jitDecorator(resolver_.resolve(callee, 0).resolved)) {
         tritonKernels_.insert(text(target));
         break;
       }
