@@ -1,5 +1,7 @@
 #include "expr_summary.h"
 
+#include "expr_names.h"
+
 namespace kbaudit::py {
 
 using ts::K;
@@ -67,6 +69,10 @@ Expr ExprSummarizer::summarize(TSNode node, int scope, unsigned depth) {
   e.kind = kindOf(k);
   e.text = ts::truncated(ts::text(n, src_));
   e.lines = ts::lines(n);
+  ReadNames read = readNames(n, src_);
+  e.names = std::move(read.names);
+  e.namesTruncated = read.truncated;
+  e.root = std::move(read.root);
   if (k == K::Identifier || k == K::Attribute) {
     e.resolved = resolver_.resolve(n, scope).resolved;
   } else if (k == K::Call) {

@@ -53,6 +53,15 @@ struct Expr {
   std::vector<Expr> elements;
   /// No value was folded because a limit of kbaudit's evaluator was hit (see StringValue::limited).
   bool limited = false;
+  /// The free names and dotted chains rooted in one that the expression reads, from its syntax
+  /// tree (never from string literals, comments, keyword names, attribute names or a lambda's or
+  /// comprehension's own variables): `self.cache.get(k)` reads "self", "self.cache",
+  /// "self.cache.get", "k". Ask semantic::reads() rather than searching `text`.
+  std::vector<std::string> names;
+  /// `names` stopped at the walk's budget (nesting or count): a prefix, not the whole list.
+  bool namesTruncated = false;
+  /// The leftmost name of an attribute, subscript or call chain (`x` of `x[0].view(-1)`).
+  std::string root;
   LineRange lines;
 };
 

@@ -1,0 +1,201 @@
+#include "expr_names.h"
+
+#include <algorithm>
+
+namespace kbaudit::py {
+
+using ts::F;
+using ts::K;
+
+namespace {
+
+// A deeper expression or more names than this are unusual in a solution; past them the reader is
+// told the list is a prefix rather than handed a list that looks complete.
+constexpr unsigned kMaxDepth = 128;
+constexpr std::size_t kMaxNames = 1024;
+
+class Collector {
+public:
+  Collector(llvm::StringRef src, ReadNames &out) : src_(src), out_(out) {}
+
+  void walk(TSNode n, unsigned depth) {
+    if (ts::isNull(n) || out_.truncated)
+      return;
+    if (depth > kMaxDepth) {
+      out_.truncated = true;
+      return;
+    }
+    switch (ts::kind(n)) {
+    case K::Identifier:
+      if (!isBound(ts::text(n, src_)))
+        add(ts::text(n, src_).str());
+      return;
+    case K::Attribute:
+      if (std::string chain; dottedChain(n, chain)) {
+        addChain(chain);
+        return;
+      }
+      walk(ts::field(n, F::Object), depth + 1); // the attribute's own name is read from the object
+      return;
+    case K::KeywordArgument:
+      walk(ts::field(n, F::Value), depth + 1); // the keyword is a parameter name, not a read
+      return;
+    case K::Comment:
+      return;
+    case K::String:
+      // Only an f-string's interpolations read names; the literal text never does.
+      for (TSNode c : ts::namedChildren(n))
+        if (ts::kind(c) == K::Interpolation)
+          walk(ts::field(c, F::Expression), depth + 1);
+      return;
+    case K::Lambda:
+      walkScope(ts::field(n, F::Parameters), ts::field(n, F::Body), depth);
+      return;
+    case K::ListComprehension:
+    case K::SetComprehension:
+    case K::DictionaryComprehension:
+    case K::GeneratorExpression:
+      walkComprehension(n, depth);
+      return;
+    default:
+      for (TSNode c : ts::namedChildren(n))
+        walk(c, depth + 1);
+    }
+  }
+
+private:
+  void add(std::string name) {
+    if (name.empty() || std::find(out_.names.begin(), out_.names.end(), name) != out_.names.end())
+      return;
+    if (out_.names.size() >= kMaxNames) {
+      out_.truncated = true;
+      return;
+    }
+    out_.names.push_back(std::move(name));
+  }
+
+  /// "a", "a.b", "a.b.c" for `a.b.c`, unless `a` is a parameter of an enclosing lambda or
+  /// comprehension (then only what the chain's root reads, which is nothing outside).
+  void addChain(const std::string &chain) {
+    const std::size_t dot = chain.find('.');
+    if (isBound(llvm::StringRef(chain).substr(0, dot)))
+      return;
+    for (std::size_t at = dot; at != std::string::npos; at = chain.find('.', at + 1))
+      add(chain.substr(0, at));
+    add(chain);
+  }
+
+  bool dottedChain(TSNode n, std::string &out) const {
+    switch (ts::kind(n)) {
+    case K::Identifier:
+      out = ts::text(n, src_).str();
+      return true;
+    case K::Attribute: {
+      if (!dottedChain(ts::field(n, F::Object), out))
+        return false;
+      out += '.';
+      out += ts::text(ts::field(n, F::AttributeF), src_).str();
+      return true;
+    }
+    default:
+      return false;
+    }
+  }
+
+  bool isBound(llvm::StringRef name) const {
+    return std::any_of(bound_.begin(), bound_.end(), [&](const std::string &b) { return name == b; });
+  }
+
+  /// Every identifier a parameter list or a loop target binds (defaults are read outside).
+  void bindTargets(TSNode n, std::vector<TSNode> &defaults) {
+    if (ts::isNull(n))
+      return;
+    switch (ts::kind(n)) {
+    case K::Identifier:
+      bound_.push_back(ts::text(n, src_).str());
+      return;
+    case K::DefaultParameter:
+    case K::TypedDefaultParameter:
+      bindTargets(ts::field(n, F::Name), defaults);
+      defaults.push_back(ts::field(n, F::Value));
+      return;
+    default:
+      for (TSNode c : ts::namedChildren(n))
+        bindTargets(c, defaults);
+    }
+  }
+
+  void walkScope(TSNode parameters, TSNode body, unsigned depth) {
+    const std::size_t mark = bound_.size();
+    std::vector<TSNode> defaults;
+    bindTargets(parameters, defaults);
+    const std::vector<std::string> inner(bound_.begin() + static_cast<std::ptrdiff_t>(mark), bound_.end());
+    bound_.resize(mark);
+    for (TSNode d : defaults)
+      walk(d, depth + 1);
+    bound_.insert(bound_.end(), inner.begin(), inner.end());
+    walk(body, depth + 1);
+    bound_.resize(mark);
+  }
+
+  /// The first iterable is read outside the comprehension; its loop targets are bound in the
+  /// rest (later iterables, conditions, the body).
+  void walkComprehension(TSNode n, unsigned depth) {
+    const std::size_t mark = bound_.size();
+    bool first = true;
+    std::vector<TSNode> rest;
+    for (TSNode c : ts::namedChildren(n)) {
+      if (ts::tokenType(c) != "for_in_clause") {
+        rest.push_back(c);
+        continue;
+      }
+      if (first)
+        walk(ts::field(c, F::Right), depth + 1);
+      else
+        rest.push_back(ts::field(c, F::Right));
+      first = false;
+      std::vector<TSNode> unused;
+      bindTargets(ts::field(c, F::Left), unused);
+    }
+    for (TSNode c : rest)
+      walk(c, depth + 1);
+    bound_.resize(mark);
+  }
+
+  llvm::StringRef src_;
+  ReadNames &out_;
+  std::vector<std::string> bound_;
+};
+
+std::string rootOf(TSNode n, llvm::StringRef src) {
+  for (unsigned i = 0; i < kMaxDepth && !ts::isNull(n); ++i) {
+    n = ts::unparen(n);
+    switch (ts::kind(n)) {
+    case K::Identifier:
+      return ts::text(n, src).str();
+    case K::Attribute:
+      n = ts::field(n, F::Object);
+      break;
+    case K::Subscript:
+      n = ts::field(n, F::Value);
+      break;
+    case K::Call:
+      n = ts::field(n, F::Function);
+      break;
+    default:
+      return {};
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+ReadNames readNames(TSNode n, llvm::StringRef src) {
+  ReadNames out;
+  Collector(src, out).walk(n, 0);
+  out.root = rootOf(n, src);
+  return out;
+}
+
+} // namespace kbaudit::py
