@@ -1,6 +1,5 @@
 #include "kbaudit/annotations/incomplete.h"
 
-#include "kbaudit/cxx/frontend.h"
 #include "kbaudit/rules/rule_meta.h"
 
 #include <algorithm>
@@ -52,9 +51,10 @@ std::vector<std::string> visibilityGaps(const Facts &facts) {
   const auto &parses = facts.cxx.parses;
   if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.crashed; }))
     gaps.push_back("Clang crashed on an embedded C++/CUDA source, so its facts are missing");
-  if (std::any_of(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.tooLarge; }))
-    gaps.push_back("an embedded C++/CUDA source is over Clang's " +
-                   std::to_string(cxx::FrontendOptions{}.maxUnitBytes >> 20) + " MiB limit, so its facts are missing");
+  if (const auto big = std::find_if(parses.begin(), parses.end(), [](const cxx::ParseReport &p) { return p.tooLarge; });
+      big != parses.end())
+    gaps.push_back("an embedded C++/CUDA source is over Clang's " + std::to_string(big->limitBytes >> 20) +
+                   " MiB limit, so its facts are missing");
   return gaps;
 }
 

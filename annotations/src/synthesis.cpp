@@ -2,7 +2,6 @@
 
 #include "kbaudit/annotations/incomplete.h"
 
-#include "kbaudit/cxx/frontend.h"
 #include "kbaudit/rules/rule_meta.h"
 
 #include <algorithm>

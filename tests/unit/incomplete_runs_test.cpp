@@ -185,3 +185,17 @@ TEST(IncompleteRun, ASolutionPastTheSizeLimitIsTooLargeAtOnce) {
 }
 
 } // namespace
+
+TEST(IncompleteRuns, AUnitOverClangsLimitIsAGapThatNamesTheLimitItWasOver) {
+  // The limit comes from the parse report, not from the front end's default options: a run
+  // analysed with another limit says the limit it was analysed with.
+  kbaudit::Facts facts;
+  kbaudit::cxx::ParseReport big;
+  big.tooLarge = true;
+  big.limitBytes = std::size_t(3) << 20;
+  big.bytes = std::size_t(5) << 20;
+  facts.cxx.parses.push_back(big);
+  const auto gaps = kbaudit::annotations::visibilityGaps(facts);
+  ASSERT_EQ(gaps.size(), 1u);
+  EXPECT_NE(gaps[0].find("over Clang's 3 MiB limit"), std::string::npos) << gaps[0];
+}

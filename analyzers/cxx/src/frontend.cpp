@@ -114,6 +114,8 @@ CxxFacts analyzeUnits(const std::vector<Unit> &units, const std::vector<embed::E
       ParseReport skipped;
       skipped.cuda = unit.cuda;
       skipped.tooLarge = true;
+      skipped.bytes = unit.text.size();
+      skipped.limitBytes = options.maxUnitBytes;
       r.facts.parses.push_back(skipped);
     } else {
       r = parseUnit(unit, options);

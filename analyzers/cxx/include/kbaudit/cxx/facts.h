@@ -354,6 +354,7 @@ struct ParseReport {
   bool parsed = false;      ///< Clang ran to the end (false: driver failure or crash)
   bool crashed = false;     ///< Clang crashed; facts from this unit are missing
   bool tooLarge = false;    ///< not parsed: larger than FrontendOptions::maxUnitBytes
+  std::size_t limitBytes = 0; ///< the limit a tooLarge unit was over (readers need not know the options)
   /// Variant parses that read code this unit's preprocessor branches hid from the first parse
   /// (nvcc's view without __clang__, __CUDA_ARCH__ toggled).
   unsigned branchVariants = 0;
