@@ -25,9 +25,10 @@ step=""
 trap 'rc=$?; [ $rc -eq 0 ] || echo "setup.sh: FAILED at step: ${step} (exit $rc)" >&2' EXIT
 say() { step="$1"; echo "==> $1"; }
 
+# zlib1g-dev and libtinfo-dev: what LLVM's static archives link against (KBAUDIT_STATIC_LLVM).
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libkainjow-mustache-dev libcsv-dev
               libgtest-dev llvm-14-dev libclang-14-dev libclang-cpp14-dev clang-14 libclang-rt-14-dev
-              ca-certificates python3-pip)
+              zlib1g-dev libtinfo-dev ca-certificates python3-pip)
 # Output formats, config files and option parsing (JUnit XML, pyproject.toml/kbaudit.toml, CLI11),
 # and the SARIF test's JSON-schema validator.
 APT_PACKAGES+=(libpugixml-dev libtomlplusplus-dev libcli11-dev python3-jsonschema)

@@ -17,6 +17,9 @@ Scenarios:
   check  with --check FILE...: `kbaudit check FILE --no-compile` per file, medians per binary
          (--check-args replaces the extra arguments)
 
+--check-all: `kbaudit check` (with --check-args) of every RUNS_DIR/*/solution.py once per binary,
+alternating; prints the median, 90th percentile and largest CPU and wall time per binary.
+
 --callgrind K: also count instructions (valgrind --tool=callgrind, --in-process --jobs 1) of a
 cold audit of the first K runs by each binary, once; instruction counts barely move on a busy
 machine, unlike CPU seconds, so decide by them. The new binary's profile is kept
@@ -112,6 +115,7 @@ def main():
     ap.add_argument("--no-audit", action="store_true", help="skip the cold and warm audits")
     ap.add_argument("--check", nargs="*", default=[], help="files to time `kbaudit check` on")
     ap.add_argument("--check-args", default="--no-compile", help="extra check arguments (default --no-compile)")
+    ap.add_argument("--check-all", action="store_true", help="time check on every RUNS/*/solution.py")
     ap.add_argument("--callgrind", type=int, default=0, metavar="K", help="instruction counts over the first K runs")
     ap.add_argument("--profile-out", default="", help="where to keep the new binary's callgrind profile")
     a = ap.parse_args()
@@ -166,6 +170,22 @@ def main():
                 print(f"  {Path(f).parent.name or f}/{Path(f).name} ({Path(f).stat().st_size // 1024} KiB): "
                       f"wall old {med['old'] * 1000:.1f} ms new {med['new'] * 1000:.1f} ms; "
                       f"cpu old {cpu['old'] * 1000:.1f} ms new {cpu['new'] * 1000:.1f} ms")
+        if a.check_all:
+            files = sorted(Path(a.runs).glob("*/solution.py"))
+            times = {"old": [], "new": []}
+            for i, f in enumerate(files):
+                order = [("old", old), ("new", new)] if i % 2 == 0 else [("new", new), ("old", old)]
+                for name, binary in order:
+                    cpu, wall, _, _ = measure([binary, "check", str(f)] + a.check_args.split())
+                    times[name].append((cpu, wall))
+            print(f"check {a.check_args} of each of {len(files)} solutions, once per binary:")
+            for name in ("old", "new"):
+                cpus = sorted(t[0] for t in times[name])
+                walls = sorted(t[1] for t in times[name])
+                p90 = lambda xs: xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+                print(f"  {name}: cpu median {statistics.median(cpus) * 1000:.1f} ms, p90 {p90(cpus) * 1000:.1f} ms, "
+                      f"max {cpus[-1] * 1000:.1f} ms; wall median {statistics.median(walls) * 1000:.1f} ms, "
+                      f"p90 {p90(walls) * 1000:.1f} ms, max {walls[-1] * 1000:.1f} ms")
         if a.callgrind:
             runs = subset(a.runs, a.callgrind, tmp)
             ir_old = callgrind(old, runs, problems, tmp, "old", None, extra)

@@ -28,11 +28,11 @@ SARIF and an HTML report. Optional sandboxed runtime probes need a Python with t
 /usr/share/kbaudit/kbaudit-probe-venv makes one.")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-# The build is RelWithDebInfo (194 MB binary); the package carries it stripped.
+# The build is RelWithDebInfo (about 250 MB binary, LLVM and Clang linked in); the package carries it stripped.
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# Depends: dpkg-shlibdeps reads the libraries the binary links (yaml-cpp, LLVM 14, clang-cpp 14,
-# libstdc++) and names the Debian packages that ship them.
+# Depends: dpkg-shlibdeps reads the libraries the binary links (yaml-cpp, libstdc++, ...; LLVM 14
+# and clang-cpp 14 only with -DKBAUDIT_STATIC_LLVM=OFF) and names the Debian packages that ship them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The runtime probes and the venv script need Debian's python3 with venv; nvcc (compiled evidence)
 # is looked up on PATH and optional.

@@ -1,6 +1,7 @@
 #include "parse_unit.h"
 
 #include "collector.h"
+#include "prelude_cache.h"
 #include "stub_fs.h"
 #include "stub_headers.h"
 
@@ -21,6 +22,7 @@
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -249,16 +251,32 @@ std::shared_ptr<const std::string> precompiledPrelude(const Unit &unit, const Fr
   fs->addFile(kPchSource, preludeSource(unit));
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fs));
+  const std::vector<std::string> args = commandLine(unit, options, kPchSource.str(), {});
+  // Kept on disk between processes too, unless the prelude may read real headers.
+  const std::filesystem::path diskDir =
+      !options.includeDirs.empty() ? std::filesystem::path()
+      : options.preludeCacheDir   ? std::filesystem::path(*options.preludeCacheDir)
+                                  : prelude_cache::defaultDir();
+  const std::string diskKey = diskDir.empty() ? std::string() : prelude_cache::key(args, preludeSource(unit));
+  if (!diskDir.empty()) {
+    if (std::optional<std::string> kept = prelude_cache::load(diskDir, diskKey)) {
+      auto pch = std::make_shared<const std::string>(std::move(*kept));
+      cache.emplace(key, pch);
+      return pch;
+    }
+  }
   ParseReport report;
   std::vector<unsigned> errorLines;
   DiagnosticCollector diagnostics(report, errorLines);
   auto buffer = std::make_shared<clang::PCHBuffer>();
-  clang::tooling::ToolInvocation invocation(commandLine(unit, options, kPchSource.str(), {}),
-                                            std::make_unique<PrecompileAction>(buffer), files.get());
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<PrecompileAction>(buffer), files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
   std::shared_ptr<const std::string> pch = std::make_shared<const std::string>();
-  if (invocation.run() && report.errors == 0 && buffer->IsComplete)
+  if (invocation.run() && report.errors == 0 && buffer->IsComplete) {
     pch = std::make_shared<const std::string>(buffer->Data.begin(), buffer->Data.end());
+    if (!diskDir.empty())
+      prelude_cache::store(diskDir, diskKey, *pch);
+  }
   cache.emplace(key, pch);
   return pch;
 }

@@ -81,6 +81,7 @@ const char *entryShapeName(EntryShape e); ///< "model-new", "model", "custom-ker
 struct ProfileSource {
   std::string file; ///< "ScalingIntelligence/KernelBench: src/kernelbench/eval.py"
   std::string says; ///< what the profile takes from it
+  bool operator==(const ProfileSource &) const = default;
 };
 
 /// How a run is recognised as this suite's (any match counts; see detectSuite).
@@ -93,6 +94,7 @@ struct ProfileDetection {
   /// Files or folders that mark the suite's problem tree (looked for beside the problem and in
   /// its parents, three levels up): "precision_matrix.py".
   std::vector<std::string> markers;
+  bool operator==(const ProfileDetection &) const = default;
 };
 
 struct SuiteProfile {
@@ -129,9 +131,12 @@ struct SuiteProfile {
     /// result (KernelBench-Hard's benchmark.py prints `RESULT: OK` from 0.1); when set and the
     /// run's peak fraction is known, it decides gain instead of the speedup.
     std::optional<double> minPeakFraction;
+    bool operator==(const Score &) const = default;
   } score;
 
   Cost cost(Term t) const; ///< Hack for universal terms and for terms the profile leaves out
+  /// Every field (the build-time profiles are tested against the YAML with it).
+  bool operator==(const SuiteProfile &) const = default;
 };
 
 /// A profile that could not be read: the file and the key at fault, and why.

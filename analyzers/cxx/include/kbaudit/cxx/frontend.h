@@ -8,6 +8,7 @@
 #include "kbaudit/embed/embedded_source.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,13 @@ struct FrontendOptions {
   /// Catch Clang crashes (LLVM CrashRecoveryContext) and report them instead of dying.
   bool recoverCrashes = true;
   /// Parse the stub prelude (torch, CUDA runtime, standard library) once per process and
-  /// kind of unit, into an in-memory precompiled header, instead of in every unit.
+  /// kind of unit, into an in-memory precompiled header, instead of in every unit (and keep
+  /// it on disk for the next process, preludeCacheDir).
   bool precompilePrelude = true;
+  /// Where precompiled preludes are kept between processes (src/prelude_cache.h): nullopt for
+  /// the default ($KBAUDIT_PRELUDE_CACHE, else ~/.cache/kbaudit/prelude), "" for none. Never
+  /// used with includeDirs, whose real headers the prelude may read.
+  std::optional<std::string> preludeCacheDir;
   /// Units larger than this are not given to Clang: its time grows faster than the size of one
   /// unit (about 3 s at 1 MB, 10 s at 2 MB, 73 s at 5 MB), and honest load_inline sources are
   /// tens of KB. Such a unit is reported (`tooLarge`) and the run's audit is incomplete.
