@@ -14,8 +14,10 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
+#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/scoped_names.h"
+
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,72 +42,6 @@ Strength statistic(std::string_view method) {
   if (weak.count(method))
     return Strength::Weak;
   return Strength::None;
-}
-
-bool isInt(std::string_view s) {
-  if (s.empty())
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-/// A subscript item that is a constant window: `:8192`, `0:256`, `::97` (every part empty
-/// or an integer literal, at least one non-zero literal).
-bool constantWindow(std::string_view item) {
-  if (item.find(':') == std::string_view::npos)
-    return false;
-  bool literal = false;
-  size_t start = 0;
-  while (start <= item.size()) {
-    const size_t colon = item.find(':', start);
-    const std::string_view part = trim(item.substr(start, colon == std::string_view::npos ? std::string_view::npos
-                                                                                           : colon - start));
-    if (!part.empty()) {
-      if (!isInt(part))
-        return false;
-      literal |= part.find_first_not_of("0_") != std::string_view::npos;
-    }
-    if (colon == std::string_view::npos)
-      break;
-    start = colon + 1;
-  }
-  return literal;
-}
-
-/// The root name of an expression text ("x" of "x.flatten()[:64].abs").
-std::string rootName(std::string_view text) {
-  size_t n = 0;
-  while (n < text.size() && pytext::isIdentChar(text[n]))
-    ++n;
-  return std::string(text.substr(0, n));
-}
-
-/// The text before the first constant-window subscript, when the text holds one.
-std::optional<std::string> sampledBase(std::string_view text) {
-  int depth = 0;
-  size_t open = std::string_view::npos;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '[') {
-      if (depth++ == 0)
-        open = i;
-    } else if (c == ']' && depth > 0 && --depth == 0) {
-      const std::string_view inside = text.substr(open + 1, i - open - 1);
-      int d = 0;
-      size_t itemStart = 0;
-      for (size_t j = 0; j <= inside.size(); ++j) {
-        if (j < inside.size() && (inside[j] == '(' || inside[j] == '['))
-          ++d;
-        else if (j < inside.size() && (inside[j] == ')' || inside[j] == ']'))
-          --d;
-        else if (j == inside.size() || (d == 0 && inside[j] == ',')) {
-          if (constantWindow(inside.substr(itemStart, j - itemStart)))
-            return std::string(text.substr(0, open));
-          itemStart = j + 1;
-        }
-      }
-    }
-  }
-  return std::nullopt;
 }
 
 struct Sample {
@@ -140,15 +76,9 @@ public:
 private:
   const Facts &f_;
   std::set<std::string> reachable_;
-  /// Sample reads by line, and names holding a decision derived from one, by scope key.
-  std::map<std::string, Sample> samples_;  ///< "function@line"
-  std::map<std::string, Sample> tainted_;  ///< scope key
-
-  static std::string scopeKey(std::string_view function, std::string_view name) {
-    if (startsWith(name, "self."))
-      return classOf(function) + "#" + std::string(name);
-    return std::string(function) + ":" + std::string(name);
-  }
+  /// Sample reads by line, and names holding a decision derived from one.
+  std::map<std::string, Sample> samples_; ///< "function@line"
+  semantic::ScopedNames<Sample> tainted_;
 
   static std::string at(std::string_view function, unsigned line) {
     return std::string(function) + "@" + std::to_string(line);
@@ -156,7 +86,7 @@ private:
 
   /// A name that holds the input values: a parameter of the function (not self), or a
   /// local bound to a view of one (`flat = x.reshape(-1)`).
-  bool isInputName(const std::string &name, const std::string &function) const {
+  bool isInputName(std::string_view name, const std::string &function) const {
     if (name.empty() || name == "self")
       return false;
     if (const py::Function *fn = f_.python.findFunction(function))
@@ -164,10 +94,11 @@ private:
         return true;
     for (const py::Assignment &a : f_.python.assignments)
       if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == name) {
-        const std::string root = rootName(a.value.text);
-        if (root != name && !root.empty() && a.value.text.find('[') == std::string::npos)
+        // A chain rooted in a parameter that is not itself a subscript (a sample is no view).
+        const std::string_view root = semantic::rootName(a.value);
+        if (root != name && root != "self" && a.value.kind != py::ExprKind::Subscript)
           if (const py::Function *fn = f_.python.findFunction(function))
-            if (std::find(fn->params.begin(), fn->params.end(), root) != fn->params.end() && root != "self")
+            if (std::find(fn->params.begin(), fn->params.end(), root) != fn->params.end())
               return true;
       }
     return false;
@@ -187,17 +118,12 @@ private:
       const Strength s = statistic(c.method);
       if (s == Strength::None)
         continue;
-      std::vector<std::string_view> texts{c.callee};
+      std::vector<std::string> roots{semantic::constantWindowRoot(c.callee)};
       for (const py::Argument &a : c.args)
         if (a.keyword.empty())
-          texts.push_back(a.value.text);
-      for (std::string_view t : texts) {
-        const std::optional<std::string> base = sampledBase(t);
-        if (!base || !isInputName(rootName(*base), c.function))
-          continue;
+          roots.push_back(semantic::constantWindowRoot(a.value));
+      if (std::any_of(roots.begin(), roots.end(), [&](const std::string &r) { return isInputName(r, c.function); }))
         addSample(c.function, Sample{s, c.callee + "()", c.lines});
-        break;
-      }
     }
   }
 
@@ -235,14 +161,15 @@ private:
         continue;
       const triton::Kernel &k = f_.triton.kernels[*l.kernel];
       bool readsInput = false;
-      std::vector<std::string> buffers;
+      std::vector<std::string_view> buffers;
       for (const py::Argument &a : l.args) {
-        if (a.value.kind != py::ExprKind::Name && a.value.kind != py::ExprKind::Attribute)
+        const std::string_view name = semantic::dottedName(a.value);
+        if (name.empty())
           continue;
-        if (isInputName(a.value.text, l.function))
+        if (isInputName(name, l.function))
           readsInput = true;
         else
-          buffers.push_back(a.value.text);
+          buffers.push_back(name);
       }
       if (!readsInput)
         continue;
@@ -267,17 +194,6 @@ private:
     return nullptr;
   }
 
-  const Sample *taintedIn(const std::string &function, std::string_view text) const {
-    for (const auto &[key, s] : tainted_) {
-      const size_t sep = key.find_first_of(":#");
-      const std::string owner = key.substr(0, sep), name = key.substr(sep + 1);
-      const bool visible = key[sep] == '#' ? owner == classOf(function) : owner == function;
-      if (visible && mentionsName(text, name))
-        return &s;
-    }
-    return nullptr;
-  }
-
   /// Decisions flow through names, comparisons and bool()/int()/.item(), not through
   /// tensor arithmetic (a sampled scale used to quantize is not a branch).
   static bool carriesDecision(const py::Expr &v) {
@@ -293,7 +209,7 @@ private:
       static const std::set<std::string_view> decisive = {"item", "bool", "int", "float", "any", "all",
                                                           "max",  "min",  "amax", "abs", "isnan", "isinf",
                                                           "isfinite", "norm", "std", "mean", "cpu", "tolist"};
-      return decisive.count(lastSegment(v.resolved.empty() ? v.text : v.resolved)) > 0;
+      return decisive.count(lastSegment(v.resolved)) > 0;
     }
     default:
       return false;
@@ -308,16 +224,12 @@ private:
           continue;
         if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
           continue;
-        const std::string key = scopeKey(a.function, a.target);
-        if (tainted_.count(key))
-          continue;
         const Sample *s = sampleOn(a.function, a.lines);
         if (!s)
-          s = taintedIn(a.function, a.value.text);
-        if (!s)
-          continue;
-        tainted_.emplace(key, *s);
-        grew = true;
+          if (const auto *read = tainted_.readBy(a.function, a.value))
+            s = &read->second;
+        if (s && tainted_.bind(a.function, a.target, Sample(*s)))
+          grew = true;
       }
       if (!grew)
         break;
@@ -327,9 +239,8 @@ private:
   std::optional<Sample> gateOf(const py::Branch &b) const {
     if (const Sample *s = sampleOn(b.function, b.lines))
       return *s;
-    for (const std::string &n : b.names)
-      if (const Sample *s = taintedIn(b.function, n))
-        return *s;
+    if (const Sample *s = tainted_.readAmong(b.function, b.names))
+      return *s;
     return std::nullopt;
   }
 

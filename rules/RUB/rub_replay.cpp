@@ -2,8 +2,9 @@
 
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/import_time.h"
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/scoped_names.h"
 
 #include <algorithm>
 #include <map>
@@ -14,7 +15,6 @@ namespace kbaudit::rules::rub {
 
 using namespace pytext;
 using rubscope::GradedScope;
-namespace pyexpr = semantic::pyexpr;
 
 namespace {
 
@@ -88,14 +88,12 @@ public:
     for (const py::Call &c : py_.calls) {
       if (!reachable_.count(c.function) || !isComparison(c))
         continue;
-      std::string text = c.receiver;
-      for (const py::Argument &a : c.args)
-        text += " " + a.value.text;
-      const std::optional<std::pair<std::string, std::size_t>> replay = replayMentioned(c.function, text);
-      const std::string input = inputMentioned(c.function, text);
+      // The receiver is kept only as written; a comparison's operands are usually its arguments.
+      const auto replay = replayCompared(c);
+      const std::string input = inputCompared(c);
       if (replay && !input.empty() && !compared.count(replay->second))
-        compared[replay->second] = "`" + replay->first + "` is compared with forward's input `" + input + "` at " +
-                                   lineText(c.lines);
+        compared[replay->second] = "`" + replay->first.second + "` is compared with forward's input `" + input +
+                                   "` at " + lineText(c.lines);
     }
     for (const py::Return &r : py_.returns) {
       if (std::find(entries_.begin(), entries_.end(), r.function) == entries_.end())
@@ -106,11 +104,11 @@ public:
       for (const py::Expr &item : r.value.elements)
         handed.push_back(&item);
       for (const py::Expr *e : handed) {
-        const auto replay = replayMentioned(r.function, e->text);
-        if (!replay || !startsWith(e->text, replay->first) || !sources_[replay->second].generator ||
+        const auto *replay = names_.readBy(r.function, *e);
+        if (!replay || semantic::storageRoot(*e) != replay->first.second || !sources_[replay->second].generator ||
             returned.count(replay->second))
           continue;
-        returned[replay->second] = r.function + " returns `" + replay->first + "`, computed from them, at " +
+        returned[replay->second] = r.function + " returns `" + replay->first.second + "`, computed from them, at " +
                                    lineText(r.lines);
       }
     }
@@ -141,10 +139,8 @@ private:
   std::vector<std::string> entries_;
   std::map<std::string, std::set<std::string>> seeded_; ///< function -> seeded private generators
   std::vector<Source> sources_;
-  std::map<std::string, std::map<std::string, std::size_t>> names_; ///< scope -> name -> source
-  std::map<std::string, std::set<std::string>> inputs_;             ///< function -> input names
-
-  static std::string selfScope(std::string_view function) { return classOf(function) + "#self"; }
+  semantic::ScopedNames<std::size_t> names_;             ///< name -> source
+  std::map<std::string, std::set<std::string>> inputs_; ///< function -> input names
 
   /// Runs when the grader imports or calls the solution, outside the harness's and the
   /// weights' own seeding places.
@@ -180,9 +176,10 @@ private:
     const py::Argument *g = c.keywordArg("generator");
     if (!g)
       return {};
+    const std::string name(semantic::dottedName(g->value));
     for (const std::string &fn : {c.function, std::string()})
-      if (auto it = seeded_.find(fn); it != seeded_.end() && it->second.count(g->value.text))
-        return g->value.text;
+      if (auto it = seeded_.find(fn); it != seeded_.end() && it->second.count(name))
+        return name;
     return {};
   }
 
@@ -203,10 +200,6 @@ private:
     }
   }
 
-  std::string nameScope(const py::Assignment &a) const {
-    return a.kind == py::Assignment::TargetKind::SelfAttribute ? selfScope(a.function) : a.function;
-  }
-
   /// Names bound to a source's value, then names computed from those (two rounds).
   void collectNames() {
     for (const py::Assignment &a : py_.assignments) {
@@ -215,28 +208,27 @@ private:
       for (std::size_t i = 0; i < sources_.size(); ++i) {
         const py::Call &c = *sources_[i].call;
         if (c.function == a.function && a.value.lines.begin <= c.lines.begin && c.lines.end <= a.value.lines.end)
-          names_[nameScope(a)].emplace(a.target, i);
+          names_.bind(a.function, a.target, i);
       }
     }
     for (int round = 0; round < 2; ++round)
       for (const py::Assignment &a : py_.assignments) {
         if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
           continue;
-        if (auto replay = replayMentioned(a.function, a.value.text))
-          names_[nameScope(a)].emplace(a.target, replay->second);
+        if (const auto *replay = names_.readBy(a.function, a.value))
+          names_.bind(a.function, a.target, replay->second);
       }
   }
 
-  /// A replay name `text` mentions, as seen from `function`: its own, module-level ones, and
-  /// its class's `self.` attributes.
-  std::optional<std::pair<std::string, std::size_t>> replayMentioned(const std::string &function,
-                                                                    std::string_view text) const {
-    for (const std::string &scope : {function, std::string(), selfScope(function)})
-      if (auto it = names_.find(scope); it != names_.end())
-        for (const auto &[name, source] : it->second)
-          if (mentionsName(text, name))
-            return std::make_pair(name, source);
-    return std::nullopt;
+  /// A replay name a comparison's receiver or an argument reads. The receiver is kept only as
+  /// written (`(x == x_ref).all()` compares inside it), so it is searched for whole names.
+  const semantic::ScopedNames<std::size_t>::Entry *replayCompared(const py::Call &c) const {
+    if (const auto *entry = names_.mentionedIn(c.function, c.receiver))
+      return entry;
+    for (const py::Argument &a : c.args)
+      if (const auto *entry = names_.readBy(c.function, a.value))
+        return entry;
+    return nullptr;
   }
 
   /// The entry points' parameters and names bound from them, and the parameters of the
@@ -254,11 +246,9 @@ private:
       }
       // `a, b, c = data`, `x2 = x[0]`, `xc = x.contiguous()`: the input itself under another
       // name (a tensor merely shaped like it, `torch.randn(x.shape)`, is not).
-      auto isInput = [&](const std::string &text) {
-        return std::any_of(in.begin(), in.end(), [&](const std::string &p) { return pyexpr::isViewOf(text, p); });
-      };
+      auto isInput = [&](const py::Expr &e) { return in.count(std::string(e.root)) && semantic::isViewOf(e, e.root); };
       for (const py::Assignment &a : py_.assignments)
-        if (a.function == entry && a.kind == py::Assignment::TargetKind::Name && isInput(a.value.text))
+        if (a.function == entry && a.kind == py::Assignment::TargetKind::Name && isInput(a.value))
           in.insert(a.target);
       for (const py::Call &c : py_.calls) {
         if (c.function != entry)
@@ -271,7 +261,7 @@ private:
         for (const py::Argument &a : c.args) {
           if (!a.keyword.empty())
             continue;
-          if (isInput(a.value.text) && position + shift < helper->params.size())
+          if (isInput(a.value) && position + shift < helper->params.size())
             inputs_[helper->qualname].insert(helper->params[position + shift]);
           ++position;
         }
@@ -279,12 +269,25 @@ private:
     }
   }
 
-  std::string inputMentioned(const std::string &function, std::string_view text) const {
-    if (auto it = inputs_.find(function); it != inputs_.end())
-      for (const std::string &name : it->second)
-        if (mentionsName(text, name))
-          return name;
+  /// An input of the comparison's function its receiver is rooted in or an argument reads.
+  std::string inputCompared(const py::Call &c) const {
+    auto it = inputs_.find(c.function);
+    if (it == inputs_.end())
+      return {};
+    for (const std::string &name : it->second)
+      if (mentionsName(c.receiver, name))
+        return name;
+    for (const py::Argument &a : c.args)
+      if (const std::string *name = firstRead(a.value, it->second))
+        return *name;
     return {};
+  }
+
+  static const std::string *firstRead(const py::Expr &e, const std::set<std::string> &names) {
+    for (const std::string &n : names)
+      if (semantic::reads(e, n))
+        return &n;
+    return nullptr;
   }
 
   static std::string describe(const Source &s) {
