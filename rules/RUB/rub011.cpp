@@ -7,6 +7,9 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -113,7 +116,7 @@ private:
     if (depth < 4)
       for (const py::Assignment &a : py_.assignments)
         if (a.kind == py::Assignment::TargetKind::Name && (a.function == fn || a.function.empty()) &&
-            !contains(a.lines, e.lines) && mentionsName(e.text, a.target))
+            !contains(a.lines, e.lines) && semantic::reads(e, a.target))
           best = std::max(best, addressOf(a.function, a.value, depth + 1));
     return best;
   }
@@ -151,7 +154,7 @@ private:
     if (c.method == "mprotect") {
       const py::Argument *prot = c.positionalArg(2);
       const bool writable = prot && ((prot->value.number && (static_cast<long>(*prot->value.number) & 2)) ||
-                                     prot->value.text.find("PROT_WRITE") != std::string::npos);
+                                     semantic::readsSegment(prot->value, "PROT_WRITE"));
       report(c.function, c.lines, "`" + c.callee + "`",
              writable ? "makes memory pages writable (code or read-only data can then be patched)"
                       : "changes the protection of memory pages",
@@ -174,9 +177,9 @@ private:
     if (mode && mode->value.string)
       write = mode->value.string->value.find_first_of("wa+") != std::string::npos;
     if (mode && c.resolved == "os.open")
-      write = mode->value.text.find("O_RDWR") != std::string::npos || mode->value.text.find("O_WRONLY") != std::string::npos;
+      write = semantic::readsSegment(mode->value, "O_RDWR") || semantic::readsSegment(mode->value, "O_WRONLY");
     // An f-string path (`f"/proc/{pid}/mem"`) is quoted as written.
-    const std::string shown = path->value.string->complete ? "'" + p + "'" : path->value.text;
+    const std::string shown = path->value.string->complete ? "'" + p + "'" : semantic::quote(path->value);
     report(c.function, c.lines, "`" + c.resolved + "(" + shown + ")`",
            write ? "opens the process's own memory for writing" : "opens the process's own memory", write);
   }

@@ -8,6 +8,8 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/process_values.h"
 
 #include <algorithm>
@@ -41,7 +43,7 @@ bool standardStream(const Descriptor &d) {
 std::string describe(const Descriptor &d, const py::Expr &e) {
   switch (d.source) {
   case DescriptorSource::Environment:
-    return "descriptor `" + e.text + "`, a number the environment hands down";
+    return "descriptor `" + semantic::quote(e) + "`, a number the environment hands down";
   case DescriptorSource::Stdout:
     return "the process's stdout descriptor";
   case DescriptorSource::Stderr:
@@ -174,9 +176,10 @@ private:
   /// `os.dup2(src, ...)` whose source is a copy saved with os.dup.
   static bool savedCopy(const py::PythonFacts &py, const py::Call &c) {
     const py::Argument *src = c.positionalArg(0);
-    if (!src || (src->value.kind != py::ExprKind::Name && src->value.kind != py::ExprKind::Attribute))
+    const std::string_view name = src ? semantic::dottedName(src->value) : std::string_view();
+    if (name.empty())
       return false;
-    const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, src->value.text, c.function);
+    const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, name, c.function);
     return !defs.empty() && std::all_of(defs.begin(), defs.end(), [](const py::Assignment *a) {
       return a->value.kind == py::ExprKind::Call && a->value.resolved == "os.dup";
     });
@@ -194,7 +197,7 @@ private:
       success = c.resolved != "os._exit"; // sys.exit() and SystemExit() mean status 0
     } else {
       const py::Expr &v = semantic::bindingOf(py, status->value);
-      if (v.kind == py::ExprKind::None || (v.kind == py::ExprKind::Bool && v.text == "False"))
+      if (v.kind == py::ExprKind::None || (v.kind == py::ExprKind::Bool && semantic::staticTruth(py, v) == false))
         success = true;
       else if (v.number)
         success = *v.number == 0.0;
@@ -204,7 +207,7 @@ private:
     if (success == false)
       return; // a failing exit is reported by the harness as a failure
     if (!success) {
-      sites.report(sink, c.function, c.lines, "`" + c.callee + "` ends the process with status `" + status->value.text + "`",
+      sites.report(sink, c.function, c.lines, "`" + c.callee + "` ends the process with status `" + semantic::quote(status->value) + "`",
                    "the status is not known statically", false);
       return;
     }
@@ -227,7 +230,7 @@ private:
     for (const py::Assignment &b : py.assignments)
       if (b.resolved == a.resolved && &b != &a && restores(py, b, stream))
         restored = true;
-    sites.report(sink, a.function, a.lines, "`" + a.target + "` is replaced by `" + a.value.text + "`",
+    sites.report(sink, a.function, a.lines, "`" + a.target + "` is replaced by `" + semantic::quote(a.value) + "`",
                  restored ? "the original is put back in the file, as around a noisy step"
                           : "never put back: what the harness prints afterwards passes through the replacement",
                  !restored);

@@ -7,6 +7,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/process_values.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ std::string limitSignal(const py::PythonFacts &py, const py::Expr &e) {
     for (const auto &[name, number] : kLimitSignals)
       if (*v.number == number)
         return std::string(name);
-  const std::string_view last = lastSegment(v.resolved.empty() ? v.text : v.resolved);
+  const std::string_view last = lastSegment(v.resolved);
   return kLimitSignals.count(last) ? std::string(last) : std::string();
 }
 
@@ -112,13 +113,13 @@ private:
                    "", true);
       return;
     }
-    const std::optional<bool> swallows = swallowsSignal(py, sites, v, c.function);
+    const std::optional<bool> swallows = swallowsSignal(py, sites, v, c);
     if (swallows == true) {
       sites.report(sink, c.function, c.lines,
-                   "`" + name + "` gets a handler (`" + v.text + "`) that returns without raising or exiting", "", true);
+                   "`" + name + "` gets a handler (`" + semantic::quote(v) + "`) that returns without raising or exiting", "", true);
       return;
     }
-    sites.report(sink, c.function, c.lines, "`" + name + "` gets the solution's own handler (`" + v.text + "`)",
+    sites.report(sink, c.function, c.lines, "`" + name + "` gets the solution's own handler (`" + semantic::quote(v) + "`)",
                  swallows == false ? "the handler raises or exits, as an own timeout does, but it replaces the harness's"
                                    : "what the handler does is not known statically",
                  false);
@@ -132,15 +133,18 @@ private:
   /// True when the handler returns normally (so the signal does nothing), false when it raises
   /// or exits, nullopt when the facts cannot tell.
   static std::optional<bool> swallowsSignal(const py::PythonFacts &py, const rub::ProcessSites &sites,
-                                            const py::Expr &v, const std::string &from) {
+                                            const py::Expr &v, const py::Call &install) {
+    const std::string &from = install.function;
     if (v.kind == py::ExprKind::Lambda) {
+      // A call inside the lambda's lines other than the installing one, whose callee the lambda
+      // reads (or that is no plain name, `getattr(os, "_exit")(0)`), is the lambda's own.
       for (const py::Call &c : py.calls)
-        if (c.function == from && v.lines.begin <= c.lines.begin && c.lines.end <= v.lines.end &&
-            v.text.find(c.callee) != std::string::npos)
+        if (&c != &install && c.function == from && v.lines.begin <= c.lines.begin && c.lines.end <= v.lines.end &&
+            (semantic::reads(v, c.callee) || c.callee.find_first_of("([") != std::string::npos))
           return false; // the lambda calls something (an exit, the previous handler): not a plain swallow
       return true;
     }
-    const std::string fn = sites.graded().calleeFunction(from, v.resolved.empty() ? v.text : v.resolved);
+    const std::string fn = v.resolved.empty() ? std::string() : sites.graded().calleeFunction(from, v.resolved);
     if (fn.empty())
       return std::nullopt;
     for (const py::Raise &r : py.raises)
@@ -231,7 +235,7 @@ private:
         raises = true;
     const bool harness = among(kHarnessLimits, limit);
     sites.report(sink, c.function, c.lines,
-                 "`" + c.callee + "` sets `" + (limit.empty() ? res->value.text : limit) + "`" +
+                 "`" + c.callee + "` sets `" + (limit.empty() ? semantic::quote(res->value) : limit) + "`" +
                      (raises ? " to the hard limit or infinity" : ""),
                  harness && raises ? "" : harness ? "the new value is not known to be higher than the harness's"
                                                   : "a limit the harness does not bound a run with",

@@ -1,6 +1,7 @@
 #include "rub_channel_write.h"
 
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/python_text.h"
 
@@ -63,9 +64,10 @@ bool numeric(const py::PythonFacts &py, const py::Expr &e, const std::string &fu
   if (e.kind == py::ExprKind::Call)
     return e.resolved == "int" || e.resolved == "operator.index" || endsWith(e.resolved, ".fileno") ||
            semantic::opensDescriptor(e.resolved);
-  if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
+  const std::string_view name = semantic::dottedName(e);
+  if (name.empty())
     return false;
-  const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, e.text, function);
+  const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, name, function);
   return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](const py::Assignment *a) {
     return numeric(py, a->value, a->function, depth + 1);
   });
@@ -87,7 +89,7 @@ void textAt(const py::PythonFacts &py, const py::Expr &e, const std::string &fun
   if (e.string)
     out.push_back(e.string->value);
   if (e.kind == py::ExprKind::Name || e.kind == py::ExprKind::Attribute) {
-    for (const py::Assignment *a : semantic::bindingsOf(py, e.text, function))
+    for (const py::Assignment *a : semantic::bindingsOf(py, semantic::dottedName(e), function))
       textAt(py, a->value, a->function, depth + 1, out);
     return;
   }
@@ -191,12 +193,12 @@ std::vector<std::string> textWrittenThrough(const py::PythonFacts &py, const py:
     if (handle.empty())
       continue;
     const std::string_view last = lastSegment(w.resolved);
-    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && w.positionalArg(1)->value.text == handle) {
+    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && semantic::dottedName(w.positionalArg(1)->value) == handle) {
       add(w.positionalArg(0)->value, w.function);
       continue;
     }
     if (w.resolved == "print")
-      if (const py::Argument *file = w.keywordArg("file"); file && file->value.text == handle)
+      if (const py::Argument *file = w.keywordArg("file"); file && semantic::dottedName(file->value) == handle)
         for (const py::Argument &a : w.args)
           if (a.keyword.empty())
             add(a.value, w.function);
