@@ -77,7 +77,12 @@ private:
   bool callerFrameCall(const py::Call &c) const;
   bool callerChain(const py::FrameAttribute &fa) const;
   Taint lookup(const std::string &fn, const std::string &name) const;
-  Taint mentioned(const std::string &fn, std::string_view text) const;
+  /// The strongest taint among the followed names seen from `fn` that `readsName` says are read.
+  template <typename Reads> Taint strongest(const std::string &fn, Reads readsName) const;
+  /// The strongest followed name `e` reads, seen from `fn`.
+  Taint mentioned(const std::string &fn, const py::Expr &e) const;
+  /// The strongest followed name among a branch test's dotted names (or one they are attributes of).
+  Taint mentionedAmong(const std::string &fn, const std::vector<std::string> &names) const;
   Taint frameReach(const std::string &fn, const py::Expr &e) const;
   Taint valueReach(const std::string &fn, const py::Expr &e) const;
   bool bind(const std::string &key, Taint t);

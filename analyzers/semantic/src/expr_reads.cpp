@@ -97,7 +97,8 @@ bool readsSegment(const py::Expr &e, std::string_view segment) {
 }
 
 std::string storageRoot(const py::Expr &e) {
-  if (e.root.empty())
+  // `f()` stores into what the call returns, not into `f`.
+  if (e.root.empty() || (e.kind == py::ExprKind::Call && e.names.size() == 1 && e.resolved == e.root))
     return {};
   if (e.root != "self")
     return e.root;
