@@ -3,6 +3,8 @@
 
 #include "all_checks.h"
 #include "semantic_names.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/reference_use.h"
 
@@ -73,9 +75,9 @@ Access accessOf(const py::Call &c) {
   if (r == "os.system" || startsWith(r, "subprocess.") || r == "os.popen") {
     std::string cmd;
     for (const py::Argument &a : c.args)
-      cmd += " " + a.value.text;
-    for (std::string_view edit : {"sed ", "sed'", "sed\"", " > ", ">>", "rm ", "'rm'", "\"rm\"", "cp ", "'cp'",
-                                  "mv ", "'mv'", "tee ", "patch ", "truncate", "perl -pi", "echo "})
+      cmd += " " + semantic::commandWords(a.value) + " ";
+    for (std::string_view edit : {"sed ", " > ", ">>", "rm ", "cp ", "mv ", "tee ", "patch ", "truncate", "perl -pi",
+                                  "echo "})
       if (cmd.find(edit) != std::string::npos)
         return Access::Modify;
     return Access::Process;
@@ -298,12 +300,12 @@ private:
           continue;
         bool mentions = mentionsName(c.receiver, name) || mentionsName(c.callee, name);
         for (const py::Argument &a : c.args)
-          mentions |= mentionsName(a.value.text, name);
+          mentions |= semantic::reads(a.value, name);
         if (mentions && std::find(out.begin(), out.end(), &c) == out.end())
           out.push_back(&c);
       }
       for (const py::Assignment &a : py_.assignments)
-        if (visible(a.function) && a.kind == py::Assignment::TargetKind::Name && mentionsName(a.value.text, name) &&
+        if (visible(a.function) && a.kind == py::Assignment::TargetKind::Name && semantic::reads(a.value, name) &&
             std::find_if(names.begin(), names.end(), [&](const auto &p) { return p.second == a.target; }) == names.end())
           names.emplace_back(a.function, a.target);
     }

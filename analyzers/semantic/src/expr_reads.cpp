@@ -96,6 +96,12 @@ bool readsSegment(const py::Expr &e, std::string_view segment) {
   return e.namesTruncated && pytext::mentionsIdentifier(e.text, segment);
 }
 
+bool readsAttributeOf(const py::Expr &e, std::string_view root) {
+  return !root.empty() && std::any_of(e.names.begin(), e.names.end(), [&](const std::string &n) {
+           return n.size() > root.size() + 1 && pytext::startsWith(n, root) && n[root.size()] == '.';
+         });
+}
+
 std::string storageRoot(const py::Expr &e) {
   // `f()` stores into what the call returns, not into `f`.
   if (e.root.empty() || (e.kind == py::ExprKind::Call && e.names.size() == 1 && e.resolved == e.root))
@@ -146,6 +152,16 @@ std::string constantWindowRoot(std::string_view written) {
   if (n == 0 || std::isdigit(static_cast<unsigned char>(written[0])) || !hasConstantWindow(written))
     return {};
   return std::string(written.substr(0, n));
+}
+
+std::string commandWords(const py::Expr &e) {
+  if (e.string)
+    return e.string->value;
+  std::string out;
+  for (const py::Expr &item : e.elements)
+    if (item.string)
+      out += (out.empty() ? "" : " ") + item.string->value;
+  return out;
 }
 
 } // namespace kbaudit::semantic

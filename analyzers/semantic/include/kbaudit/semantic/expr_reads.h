@@ -22,6 +22,9 @@ std::string_view dottedName(const py::Expr &e);
 /// (`PROT_WRITE` or `mmap.PROT_WRITE` for "PROT_WRITE"); never for a string literal spelling it.
 bool readsSegment(const py::Expr &e, std::string_view segment);
 
+/// The expression reads an attribute of the name `root` (`self.n` for "self"), from its names.
+bool readsAttributeOf(const py::Expr &e, std::string_view root);
+
 /// The name a store through the expression lands in: the root of its chain, or `self.attr` when
 /// the chain starts at `self` (`self.cache` of `self.cache["k"].data`); "" when the chain starts
 /// at a call or a literal, or is not a chain.
@@ -49,5 +52,11 @@ std::string constantWindowRoot(const py::Expr &e);
 
 /// The same question of a chain kept only as written (`Call::callee`: `x[:256].abs().max`).
 std::string constantWindowRoot(std::string_view written);
+
+/// The static words of a command argument (`os.system("rm " + p)`, `subprocess.run(["sed", "-i",
+/// ...])`): its folded string, or its items' folded strings joined by single spaces, with the
+/// parts that do not fold left out; "" when nothing folds.
+/// Why: what a shell command does is in its string values, never in the names around them.
+std::string commandWords(const py::Expr &e);
 
 } // namespace kbaudit::semantic
