@@ -4,6 +4,7 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 #include "kbaudit/semantic/graded_scope.h"
+#include "kbaudit/semantic/scoped_names.h"
 
 #include <algorithm>
 #include <array>
@@ -108,9 +109,7 @@ private:
   const py::PythonFacts &py_;
   GradedScope scope_;
   std::map<std::string, Sniff> helpers_;  ///< functions whose result depends on the caller
-  std::map<std::string, Sniff> tainted_;  ///< "fn|name", "|global", "Class|self.attr"
-
-  static std::string key(std::string_view fn, std::string_view name) { return std::string(fn) + "|" + std::string(name); }
+  semantic::ScopedNames<Sniff> tainted_;  ///< names bound from caller-dependent code
 
   /// Caller inspection inside `lines` of `fn` (nested defs included when `nested`).
   Sniff sniffIn(std::string_view fn, LineRange lines, bool nested) const {
@@ -173,21 +172,19 @@ private:
     for (bool changed = true; changed;) {
       changed = false;
       for (const py::Assignment &a : py_.assignments) {
-        const std::string k = targetKey(a);
-        if (k.empty() || tainted_.count(k))
+        using TK = py::Assignment::TargetKind;
+        if ((a.kind != TK::Name && a.kind != TK::SelfAttribute) || tainted_.find(a.function, a.target))
           continue;
         Sniff s = sniffIn(a.function, a.lines, false);
         if (!s)
-          s = readsTaint(a.function, a.lines, a.value.text);
-        if (s) {
-          tainted_[k] = s;
+          s = readsTaint(a.function, a.lines, &a.value);
+        if (s && tainted_.bind(a.function, a.target, s))
           changed = true;
-        }
       }
       for (const py::Function &fn : py_.functions) {
         if (helpers_.count(fn.qualname) || entries.count(fn.qualname))
           continue;
-        if (Sniff s = readsTaint(fn.qualname, fn.lines, {}, true)) {
+        if (Sniff s = readsTaint(fn.qualname, fn.lines, nullptr, true)) {
           helpers_[fn.qualname] = s;
           changed = true;
         }
@@ -195,17 +192,8 @@ private:
     }
   }
 
-  static std::string targetKey(const py::Assignment &a) {
-    using TK = py::Assignment::TargetKind;
-    if (a.kind == TK::Name)
-      return key(a.function, a.target);
-    if (a.kind == TK::SelfAttribute)
-      return key(classOf(a.function), a.target);
-    return {};
-  }
-
   /// The stretch calls a caller-dependent helper or reads a caller-dependent name.
-  Sniff readsTaint(std::string_view fn, LineRange lines, std::string_view text, bool nested = false) const {
+  Sniff readsTaint(std::string_view fn, LineRange lines, const py::Expr *value, bool nested = false) const {
     for (const py::Call &c : py_.calls) {
       if (!(nested ? inFunction(c.function, fn) : c.function == fn) || !contains(lines, c.lines))
         continue;
@@ -217,24 +205,16 @@ private:
         return s;
       }
     }
-    if (!text.empty())
-      return nameTaint(fn, text);
-    return {};
+    return value ? named(tainted_.readBy(fn, *value)) : Sniff{};
   }
 
-  Sniff nameTaint(std::string_view fn, std::string_view text) const {
-    for (const auto &[k, s] : tainted_) {
-      const auto bar = k.find('|');
-      const std::string_view owner = std::string_view(k).substr(0, bar), name = std::string_view(k).substr(bar + 1);
-      const bool visible = startsWith(name, "self.") ? (!owner.empty() && owner == classOf(fn))
-                                                     : (owner.empty() || owner == fn);
-      if (visible && (startsWith(name, "self.") ? text.find(name) != std::string_view::npos : mentionsName(text, name))) {
-        Sniff out = s;
-        out.how = std::string(name) + " (" + s.how + ")";
-        return out;
-      }
-    }
-    return {};
+  /// What a followed name carries, told through the name.
+  static Sniff named(const semantic::ScopedNames<Sniff>::Entry *entry) {
+    if (!entry)
+      return {};
+    Sniff out = entry->second;
+    out.how = entry->first.second + " (" + out.how + ")";
+    return out;
   }
 
   std::optional<Hit> classify(const py::Branch &b) const {
@@ -252,7 +232,7 @@ private:
       }
     }
     if (!h.sniff)
-      h.sniff = nameTaint(b.function, b.condition);
+      h.sniff = named(tainted_.readAmong(b.function, b.names));
     if (!h.sniff)
       h.sniff = frameLoop(b);
     if (!h.sniff || onlyLogs(b))

@@ -93,7 +93,7 @@ private:
   static std::optional<std::string> exactGate(const Facts &f, const Condition &condition, const std::string &function) {
     for (const semantic::ExactSizeTest &t : semantic::exactSizeTests(condition))
       if (isSize(f, t, function))
-        return t.text;
+        return t.clause;
     return std::nullopt;
   }
 

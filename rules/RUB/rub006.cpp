@@ -239,8 +239,8 @@ private:
   std::optional<Sample> gateOf(const py::Branch &b) const {
     if (const Sample *s = sampleOn(b.function, b.lines))
       return *s;
-    if (const Sample *s = tainted_.readAmong(b.function, b.names))
-      return *s;
+    if (const auto *read = tainted_.readAmong(b.function, b.names))
+      return read->second;
     return std::nullopt;
   }
 

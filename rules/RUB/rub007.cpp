@@ -16,7 +16,7 @@
 #include "rub_branch_work.h"
 #include "rub_replay.h"
 
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/expr_reads.h"
 
 #include <algorithm>
 #include <set>
@@ -42,7 +42,7 @@ std::string_view leaf(std::string_view qualname) { return lastSegment(qualname);
 /// A dict literal whose keys are tuples of integers (problem shapes) and whose values are
 /// tensors built from literal data.
 bool shapeKeyedResultTable(const py::Expr &v) {
-  return v.kind == py::ExprKind::Dict && semantic::pyexpr::shapeKeyedLiteralTable(v.text);
+  return semantic::shapeKeyedTensorTable(v);
 }
 
 class Rub007 final : public Check {

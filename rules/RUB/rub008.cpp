@@ -12,6 +12,9 @@
 #include "rub008_module_state.h"
 #include "rub_branch_work.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -342,11 +345,12 @@ private:
         report(sink, c.lines, "overrides " + fn.name + " and discards the " + c.receiver + " report", renamed);
         return true;
       }
-      std::string text = c.callee;
-      for (const py::Argument &a : c.args)
-        text += " " + a.value.text;
-      if (!stateDict.empty() && (mentionsName(text, stateDict) || text.find("*args") != std::string::npos))
+      // The state dict reaches a call as its receiver, an argument, or inside an unpacked `*args`.
+      if (!stateDict.empty() && semantic::storageRoot(c.callee) == stateDict)
         readsState = true;
+      for (const py::Argument &a : c.args)
+        if (!stateDict.empty() && (semantic::reads(a.value, stateDict) || a.keyword == "*"))
+          readsState = true;
     }
     for (const py::Assignment &a : py.assignments)
       if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Subscript &&

@@ -4,6 +4,8 @@
 
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -101,7 +103,7 @@ std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &funct
     ranges.push_back(value.lines);
   else if (value.kind == py::ExprKind::Name)
     for (const py::Assignment &a : py.assignments)
-      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == value.text)
+      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && semantic::isName(value, a.target))
         ranges.push_back(a.value.lines);
   if (ranges.empty())
     return std::nullopt;

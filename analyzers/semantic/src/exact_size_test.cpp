@@ -114,7 +114,7 @@ std::optional<ExactSizeTest> exactTest(std::string_view clause) {
         continue; // alignment arithmetic, not a size
       ExactSizeTest t;
       t.subject = std::string(trim(subject));
-      t.text = std::string(trim(clause));
+      t.clause = std::string(trim(clause));
       t.subjectReadsShape = mentionsShape(subject);
       std::string_view s = unwrap(subject);
       while (!s.empty()) {

@@ -102,6 +102,14 @@ bool readsAttributeOf(const py::Expr &e, std::string_view root) {
          });
 }
 
+bool stepsFrom(const py::Expr &e, std::string_view name) {
+  if (e.kind != py::ExprKind::BinaryOp || e.namesTruncated || !reads(e, name))
+    return false;
+  return std::all_of(e.names.begin(), e.names.end(), [&](const std::string &n) {
+    return n == name || (name.size() > n.size() && pytext::startsWith(name, n) && name[n.size()] == '.');
+  });
+}
+
 std::string storageRoot(const py::Expr &e) {
   // `f()` stores into what the call returns, not into `f`.
   if (e.root.empty() || (e.kind == py::ExprKind::Call && e.names.size() == 1 && e.resolved == e.root))
@@ -152,6 +160,11 @@ std::string constantWindowRoot(std::string_view written) {
   if (n == 0 || std::isdigit(static_cast<unsigned char>(written[0])) || !hasConstantWindow(written))
     return {};
   return std::string(written.substr(0, n));
+}
+
+bool shapeKeyedTensorTable(const py::Expr &e) {
+  return e.kind == py::ExprKind::Dict && (reads(e, "torch.tensor") || reads(e, "torch.as_tensor")) &&
+         pyexpr::shapeKeyedLiteralTable(e.text);
 }
 
 std::string commandWords(const py::Expr &e) {

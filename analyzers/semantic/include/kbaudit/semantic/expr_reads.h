@@ -25,6 +25,11 @@ bool readsSegment(const py::Expr &e, std::string_view segment);
 /// The expression reads an attribute of the name `root` (`self.n` for "self"), from its names.
 bool readsAttributeOf(const py::Expr &e, std::string_view root);
 
+/// The expression is arithmetic on `name` and constants only (`n + 1`, `self.calls * 2`): it
+/// reads `name` and no other name but the prefixes of its chain.
+/// Why: a counter steps from its own value; `self.ema * 0.9 + x` is state that follows the input.
+bool stepsFrom(const py::Expr &e, std::string_view name);
+
 /// The name a store through the expression lands in: the root of its chain, or `self.attr` when
 /// the chain starts at `self` (`self.cache` of `self.cache["k"].data`); "" when the chain starts
 /// at a call or a literal, or is not a chain.
@@ -52,6 +57,13 @@ std::string constantWindowRoot(const py::Expr &e);
 
 /// The same question of a chain kept only as written (`Call::callee`: `x[:256].abs().max`).
 std::string constantWindowRoot(std::string_view written);
+
+/// A dict literal that builds tensors (`torch.tensor(...)`, `torch.as_tensor(...)` read as names,
+/// not spelled in a string) under keys that are tuples of two or more integers
+/// (`{(1024, 4096): torch.tensor([...])}`); the keys are read from the written form
+/// (pyexpr::shapeKeyedLiteralTable), as the model keeps no dict items.
+/// Why: results stored per problem shape answer the grader without computing.
+bool shapeKeyedTensorTable(const py::Expr &e);
 
 /// The static words of a command argument (`os.system("rm " + p)`, `subprocess.run(["sed", "-i",
 /// ...])`): its folded string, or its items' folded strings joined by single spaces, with the

@@ -63,12 +63,12 @@ public:
   }
 
   /// The first bound name among `read` (a branch's dotted names), or one they are attributes of.
-  const T *readAmong(std::string_view function, const std::vector<std::string> &read) const {
-    for (const auto &[key, value] : entries_)
-      if (seenFrom(key.first, key.second, function))
+  const Entry *readAmong(std::string_view function, const std::vector<std::string> &read) const {
+    for (const Entry &entry : entries_)
+      if (seenFrom(entry.first.first, entry.first.second, function))
         for (const std::string &n : read)
-          if (n == key.second || pytext::startsWith(n, key.second + "."))
-            return &value;
+          if (n == entry.first.second || pytext::startsWith(n, entry.first.second + "."))
+            return &entry;
     return nullptr;
   }
 
