@@ -4,9 +4,9 @@
 
 #include "all_checks.h"
 #include "rub_process_site.h"
-#include "rub_channel_write.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/channel_write.h"
 #include "kbaudit/semantic/def_use.h"
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/expr_reads.h"
@@ -108,7 +108,7 @@ private:
     } else if (d.source == DescriptorSource::Literal && d.number >= 3) {
       sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes to " + describe(d, fd->value),
                    "the file also opens descriptors of its own, which may carry that number", false);
-    } else if (standardStream(d) && data && rub::readsAsVerdict(py, data->value, c.function)) {
+    } else if (standardStream(d) && data && semantic::readsAsVerdict(py, data->value, c.function)) {
       sites.report(sink, c.function, c.lines,
                    "`" + c.callee + "` writes a verdict straight onto " + describe(d, fd->value), "", true);
       remember(sites, c, decisiveIn);
@@ -117,11 +117,11 @@ private:
 
   static void fileOpen(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
                        bool opensDescriptors, FindingSink &sink, std::vector<const py::Call *> &decisiveIn) {
-    const rub::Opened o = rub::openedTarget(py, c);
+    const semantic::Opened o = semantic::openedTarget(py, c);
     if (!o.writes)
       return;
-    const std::vector<std::string> written = rub::textWrittenThrough(py, c);
-    const bool verdict = rub::anyVerdict(written);
+    const std::vector<std::string> written = semantic::textWrittenThrough(py, c);
+    const bool verdict = semantic::anyVerdict(written);
     if (o.descriptor) {
       const Descriptor &d = *o.descriptor;
       if (inherited(d, opensDescriptors)) {
@@ -137,7 +137,7 @@ private:
     }
     if (!o.path)
       return;
-    const rub::ResultFile f = rub::judgeResultFile(*o.path, verdict);
+    const semantic::ResultFile f = semantic::judgeResultFile(*o.path, verdict);
     if (!f.report)
       return;
     sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes " + f.what, f.note, f.decisive);

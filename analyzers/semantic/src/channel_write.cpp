@@ -1,4 +1,4 @@
-#include "rub_channel_write.h"
+#include "kbaudit/semantic/channel_write.h"
 
 #include "kbaudit/semantic/def_use.h"
 #include "kbaudit/semantic/expr_reads.h"
@@ -8,13 +8,11 @@
 #include <algorithm>
 #include <cctype>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 
-using namespace semantic::pytext;
-using semantic::Descriptor;
-using semantic::DescriptorSource;
-using semantic::scope::inFunction;
-using semantic::scope::lower;
+using namespace pytext;
+using scope::inFunction;
+using scope::lower;
 
 namespace {
 
@@ -63,11 +61,11 @@ bool numeric(const py::PythonFacts &py, const py::Expr &e, const std::string &fu
     return true;
   if (e.kind == py::ExprKind::Call)
     return e.resolved == "int" || e.resolved == "operator.index" || endsWith(e.resolved, ".fileno") ||
-           semantic::opensDescriptor(e.resolved);
-  const std::string_view name = semantic::dottedName(e);
+           opensDescriptor(e.resolved);
+  const std::string_view name = dottedName(e);
   if (name.empty())
     return false;
-  const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, name, function);
+  const std::vector<const py::Assignment *> defs = bindingsOf(py, name, function);
   return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](const py::Assignment *a) {
     return numeric(py, a->value, a->function, depth + 1);
   });
@@ -89,7 +87,7 @@ void textAt(const py::PythonFacts &py, const py::Expr &e, const std::string &fun
   if (e.string)
     out.push_back(e.string->value);
   if (e.kind == py::ExprKind::Name || e.kind == py::ExprKind::Attribute) {
-    for (const py::Assignment *a : semantic::bindingsOf(py, semantic::dottedName(e), function))
+    for (const py::Assignment *a : bindingsOf(py, dottedName(e), function))
       textAt(py, a->value, a->function, depth + 1, out);
     return;
   }
@@ -125,9 +123,9 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
     // `Path(p).write_text(...)` or `p.write_text(...)` with `p = Path(...)`.
     const std::string &r = c.receiver;
     if (r.empty() || r.find('(') == std::string::npos) {
-      for (const py::Assignment *a : semantic::bindingsOf(py, r, c.function)) {
+      for (const py::Assignment *a : bindingsOf(py, r, c.function)) {
         o.what = a->value;
-        o.path = semantic::pathPartsOf(py, a->value, a->function);
+        o.path = pathPartsOf(py, a->value, a->function);
       }
       return o;
     }
@@ -136,7 +134,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
       if (inner.function == c.function && inner.lines.begin == c.lines.begin && inner.callee == callee)
         if (const py::Argument *p = inner.positionalArg(0)) {
           o.what = p->value;
-          o.path = semantic::pathPartsOf(py, p->value, c.function);
+          o.path = pathPartsOf(py, p->value, c.function);
         }
     return o;
   }
@@ -148,7 +146,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
   o.writes = mode && mode->value.string && writingMode(mode->value.string->value);
   o.what = target->value;
   if (!target->value.string) {
-    const Descriptor d = semantic::descriptorOf(py, target->value, c.function);
+    const Descriptor d = descriptorOf(py, target->value, c.function);
     if (fdopen || (d.source != DescriptorSource::Unknown && numeric(py, target->value, c.function, 0))) {
       o.descriptor = d;
       return o;
@@ -157,7 +155,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
     o.descriptor = d;
     return o;
   }
-  o.path = semantic::pathPartsOf(py, target->value, c.function);
+  o.path = pathPartsOf(py, target->value, c.function);
   return o;
 }
 
@@ -193,12 +191,12 @@ std::vector<std::string> textWrittenThrough(const py::PythonFacts &py, const py:
     if (handle.empty())
       continue;
     const std::string_view last = lastSegment(w.resolved);
-    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && semantic::dottedName(w.positionalArg(1)->value) == handle) {
+    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && dottedName(w.positionalArg(1)->value) == handle) {
       add(w.positionalArg(0)->value, w.function);
       continue;
     }
     if (w.resolved == "print")
-      if (const py::Argument *file = w.keywordArg("file"); file && semantic::dottedName(file->value) == handle)
+      if (const py::Argument *file = w.keywordArg("file"); file && dottedName(file->value) == handle)
         for (const py::Argument &a : w.args)
           if (a.keyword.empty())
             add(a.value, w.function);
@@ -210,7 +208,7 @@ bool anyVerdict(const std::vector<std::string> &texts) {
   return std::any_of(texts.begin(), texts.end(), [](const std::string &t) { return anyOf(t, kVerdictWords, true); });
 }
 
-ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent) {
+ResultFile judgeResultFile(const PathParts &path, bool verdictContent) {
   ResultFile r;
   if (path.ownLocation || path.parts.empty())
     return r;
@@ -243,4 +241,4 @@ ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent)
   return r;
 }
 
-} // namespace kbaudit::rules::rub
+} // namespace kbaudit::semantic

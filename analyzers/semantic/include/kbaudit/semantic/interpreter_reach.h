@@ -1,6 +1,6 @@
 #pragma once
 
-// What RUB010 follows: values the solution obtains from the interpreter instead of from its
+// Provenance of values the interpreter hands out (RUB010 asks it): values the solution obtains from the interpreter instead of from its
 // arguments (the garbage collector's object lists, its callers' frames and their namespaces),
 // through the names they are bound to, to where they end up: mutated in place, returned by
 // the graded entry point or written into its output.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kbaudit::rules::interp {
+namespace kbaudit::semantic::interp {
 
 /// How strongly a value is tied to what the interpreter handed out.
 enum class Reach {
@@ -60,7 +60,7 @@ private:
 
   const Facts &facts_;
   const py::PythonFacts &py_;
-  semantic::scope::GradedScope scope_;
+  scope::GradedScope scope_;
   std::vector<Origin> origins_;
   std::vector<NamespaceWrite> writes_;
   std::map<std::string, Taint> names_;   ///< "fn|name", "|global", "Class|self.attr"
@@ -91,4 +91,4 @@ private:
   bool onlyLogs(const py::Branch &b) const;
 };
 
-} // namespace kbaudit::rules::interp
+} // namespace kbaudit::semantic::interp

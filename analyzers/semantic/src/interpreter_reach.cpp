@@ -1,18 +1,17 @@
-#include "rub_interp_reach.h"
-
-#include "semantic_names.h"
+#include "kbaudit/semantic/interpreter_reach.h"
 
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 #include <array>
 
-namespace kbaudit::rules::interp {
+namespace kbaudit::semantic::interp {
 namespace {
 
 using namespace pytext;
-using namespace rubscope;
+using namespace scope;
 
 // Every live object, or the objects that refer to / are referred to by one.
 constexpr std::array<std::string_view, 3> kGcScans = {"gc.get_objects", "gc.get_referrers", "gc.get_referents"};
@@ -371,4 +370,4 @@ void InterpreterReach::findUses() {
       o.used = true;
 }
 
-} // namespace kbaudit::rules::interp
+} // namespace kbaudit::semantic::interp
