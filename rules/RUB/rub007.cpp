@@ -17,6 +17,7 @@
 #include "rub_replay.h"
 
 #include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/random_draws.h"
 
 #include <algorithm>
 #include <set>
@@ -56,7 +57,7 @@ public:
     const std::set<std::string> reachable = reachableFromForward(f);
     for (const py::Call &c : f.python.calls) {
       const bool inForward = reachable.count(c.function) && !isInitLike(c.function);
-      if (inForward && isGlobalReseed(c.resolved))
+      if (inForward && semantic::isGlobalReseed(c.resolved))
         reportSeed(f, c, sink);
       else if (inForward && isInputGeneratorCall(c, {}))
         reportRegenerate(f, c, sink);

@@ -5,6 +5,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/random_draws.h"
 
 #include <algorithm>
 #include <map>
@@ -82,19 +83,6 @@ std::optional<bool> flagValue(const py::PythonFacts &py, const py::Call &c, cons
   return staticTruth(py, a->value);
 }
 
-/// Factories whose values are random or uninitialised: a buffer made with one carries values
-/// only the reference's copy has.
-bool isRandomFactory(std::string_view resolved) {
-  const std::string_view last = lastSegment(resolved);
-  for (std::string_view f : {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
-                             "normal", "normal_", "uniform_", "bernoulli", "multinomial", "empty", "empty_like",
-                             "exponential_", "geometric_", "cauchy_", "log_normal_"})
-    if (last == f)
-      return true;
-  return startsWith(resolved, "torch.nn.init.") || startsWith(resolved, "numpy.random.") ||
-         startsWith(resolved, "random.");
-}
-
 /// Whether the calls on `lines` of `function` (or, for a name, on the lines that bind it
 /// there) include a random or uninitialised factory; nullopt when the value cannot be traced.
 std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &function, const py::Expr &value) {
@@ -110,7 +98,7 @@ std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &funct
   for (const py::Call &c : py.calls)
     if (c.function == function)
       for (const LineRange &r : ranges)
-        if (r.overlaps(c.lines) && isRandomFactory(c.resolved))
+        if (r.overlaps(c.lines) && semantic::isRandomFactory(c.resolved))
           return true;
   return false;
 }

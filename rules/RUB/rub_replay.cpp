@@ -4,6 +4,7 @@
 
 #include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/import_time.h"
+#include "kbaudit/semantic/random_draws.h"
 #include "kbaudit/semantic/scoped_names.h"
 
 #include <algorithm>
@@ -17,42 +18,6 @@ using namespace pytext;
 using rubscope::GradedScope;
 
 namespace {
-
-const std::set<std::string_view> &globalSeeders() {
-  static const std::set<std::string_view> s = {
-      "torch.manual_seed",           "torch.cuda.manual_seed",        "torch.cuda.manual_seed_all",
-      "torch.random.manual_seed",    "torch.seed",                    "torch.cuda.seed",
-      "torch.cuda.seed_all",         "torch.random.seed",             "torch.set_rng_state",
-      "torch.random.set_rng_state",  "torch.cuda.set_rng_state",      "torch.cuda.set_rng_state_all",
-      "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", "torch.cuda.random.set_rng_state",
-      "torch.default_generator.manual_seed", "torch.default_generator.set_state",
-      "torch.random.default_generator.manual_seed", "torch.cuda.default_generators[...].manual_seed",
-      "torch.cuda.default_generators[...].set_state", "random.seed", "random.setstate", "numpy.random.seed",
-      "numpy.random.set_state", "np.random.seed"};
-  return s;
-}
-
-/// A global reseed, or `torch.random.fork_rng()`, under which draws repeat the stream the
-/// harness will draw from next.
-bool isRngRestore(std::string_view resolved) {
-  return isGlobalReseed(resolved) || lastSegment(resolved) == "fork_rng";
-}
-
-/// A random draw: torch's samplers, numpy.random's, a tensor's in-place random fill.
-bool isDraw(const py::Call &c) {
-  static const std::set<std::string_view> torchDraws = {"randn",       "rand",        "randint",   "randn_like",
-                                                        "rand_like",   "randint_like", "normal",    "randperm",
-                                                        "bernoulli",   "multinomial", "poisson"};
-  static const std::set<std::string_view> fills = {"normal_", "uniform_", "random_", "bernoulli_", "exponential_",
-                                                   "cauchy_", "log_normal_", "geometric_"};
-  const std::string_view last = lastSegment(c.resolved);
-  if (startsWith(c.resolved, "torch.") && torchDraws.count(last))
-    return true;
-  if (startsWith(c.resolved, "numpy.random.") && !isGlobalReseed(c.resolved) && last != "get_state" &&
-      last != "default_rng" && last != "RandomState" && last != "Generator")
-    return true;
-  return fills.count(c.method) > 0;
-}
 
 /// What a correctness or identity check between two tensors calls.
 bool isComparison(const py::Call &c) {
@@ -159,14 +124,14 @@ private:
         seeded_[a.function].insert(a.target);
     for (const py::Call &c : py_.calls)
       if ((c.method == "manual_seed" || c.method == "set_state") && !c.receiver.empty() &&
-          !isGlobalReseed(c.resolved) && !startsWith(c.resolved, "torch."))
+          !semantic::isGlobalReseed(c.resolved) && !startsWith(c.resolved, "torch."))
         seeded_[c.function].insert(c.receiver);
   }
 
   const py::Call *reseedBefore(const py::Call &c) const {
     const py::Call *best = nullptr;
     for (const py::Call &r : py_.calls)
-      if (r.function == c.function && r.lines.begin <= c.lines.begin && &r != &c && isRngRestore(r.resolved) &&
+      if (r.function == c.function && r.lines.begin <= c.lines.begin && &r != &c && semantic::isRngRestore(r.resolved) &&
           !scope_.inMainGuard(r.lines) && (!best || r.lines.begin > best->lines.begin))
         best = &r;
     return best;
@@ -191,7 +156,7 @@ private:
         sources_.push_back({&c, true, reseedBefore(c), {}});
         continue;
       }
-      if (!isDraw(c))
+      if (!semantic::isRandomDraw(c))
         continue;
       const py::Call *reseed = reseedBefore(c);
       std::string generator = seededGeneratorOf(c);
@@ -303,8 +268,6 @@ private:
 
 } // namespace
 
-bool isGlobalReseed(std::string_view resolved) { return globalSeeders().count(resolved) > 0; }
-
 bool isInitLike(std::string_view qualname) {
   const std::string_view l = lastSegment(qualname);
   return l == "__init__" || l == "get_inputs" || l == "get_init_inputs" || l == "reset_parameters" ||
@@ -326,7 +289,7 @@ std::set<std::string> referenceInputGenerators(const problems::ProblemContext *p
     if (!fn.className.empty() || fn.qualname != fn.name || fn.name.empty() || fn.name.front() == '_')
       continue;
     const bool draws = std::any_of(ref.calls.begin(), ref.calls.end(), [&](const py::Call &c) {
-      return rubscope::inFunction(c.function, fn.qualname) && isDraw(c);
+      return rubscope::inFunction(c.function, fn.qualname) && semantic::isRandomDraw(c);
     });
     if (draws)
       out.insert(fn.name);

@@ -16,11 +16,6 @@
 
 namespace kbaudit::rules::rub {
 
-/// A call that reseeds or restores a global random stream (`torch.manual_seed`,
-/// `torch.cuda.manual_seed_all`, `torch.set_rng_state`, `numpy.random.seed`,
-/// `torch.default_generator.manual_seed`, ...).
-bool isGlobalReseed(std::string_view resolved);
-
 /// Functions whose seeding is the harness's or the weights' business: `__init__`,
 /// `get_inputs`, `get_init_inputs`, `reset_parameters`, `init_weights`.
 bool isInitLike(std::string_view qualname);

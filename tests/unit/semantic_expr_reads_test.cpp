@@ -4,6 +4,7 @@
 
 #include "kbaudit/semantic/exact_size_test.h"
 #include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/random_draws.h"
 #include "kbaudit/semantic/scoped_names.h"
 #include "python_test_support.h"
 
@@ -196,6 +197,30 @@ class M:
   ASSERT_NE(among, nullptr);
   EXPECT_EQ(among->second, 1);
   EXPECT_NE(names.mentionedIn("M.forward", "(self.flag == x)"), nullptr);
+}
+
+TEST(SemanticRandomDraws, DrawsReseedsAndFactories) {
+  auto f = analyze(src(R"PY(
+import torch
+import numpy as np
+torch.manual_seed(0)
+a = torch.randn(4)
+b = np.random.rand(3)
+c = np.random.get_state()
+w.normal_()
+d = torch.ones(4)
+)PY"));
+  EXPECT_TRUE(semantic::isGlobalReseed("torch.manual_seed"));
+  EXPECT_TRUE(semantic::isRngRestore("torch.random.fork_rng"));
+  EXPECT_FALSE(semantic::isGlobalReseed("torch.randn"));
+  EXPECT_TRUE(semantic::isRandomDraw(*callTo(f, "torch.randn")));
+  EXPECT_TRUE(semantic::isRandomDraw(*callTo(f, "numpy.random.rand")));
+  EXPECT_FALSE(semantic::isRandomDraw(*callTo(f, "numpy.random.get_state"))); // reads the state, draws nothing
+  EXPECT_FALSE(semantic::isRandomDraw(*callTo(f, "torch.manual_seed")));
+  EXPECT_FALSE(semantic::isRandomDraw(*callTo(f, "torch.ones")));
+  EXPECT_TRUE(semantic::isRandomFactory("torch.empty_like"));
+  EXPECT_TRUE(semantic::isRandomFactory("torch.nn.init.kaiming_uniform_"));
+  EXPECT_FALSE(semantic::isRandomFactory("torch.zeros"));
 }
 
 } // namespace
