@@ -9,11 +9,11 @@
 
 #include "all_checks.h"
 #include "semantic_names.h"
-#include "rub008_module_state.h"
 #include "rub_branch_work.h"
 
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/module_state.h"
 
 #include <algorithm>
 #include <cctype>
@@ -26,6 +26,12 @@ namespace {
 
 using namespace pytext;
 using namespace rub;
+using semantic::anyStateName;
+using semantic::constantBuffers;
+using semantic::constantInitState;
+using semantic::DroppedModuleState;
+using semantic::droppedModuleState;
+using semantic::registeredState;
 
 bool isLoadMethod(std::string_view name) { return name == "load_state_dict" || name == "_load_from_state_dict"; }
 
@@ -39,52 +45,6 @@ const py::Argument *strictArg(const py::Call &c) {
 bool isSelfOrSuper(std::string_view receiver) {
   return receiver == "self" || startsWith(receiver, "super(") || receiver == "torch.nn.Module" ||
          receiver == "nn.Module" || receiver == "Module";
-}
-
-/// Names under which a module's __init__ registers state: `self.w = nn.Parameter(...)`,
-/// `self.register_buffer("w", ...)`, `self.lin = nn.Linear(...)` (a submodule prefix).
-std::set<std::string> stateNames(const py::PythonFacts &facts, const std::string &init) {
-  std::set<std::string> out;
-  for (const py::Assignment &a : facts.assignments) {
-    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute || a.value.kind != py::ExprKind::Call)
-      continue;
-    const std::string_view callee = a.value.resolved;
-    const std::string_view last = lastSegment(callee);
-    const bool parameter = last == "Parameter";
-    // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
-    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
-                           std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
-    if (parameter || (submodule && !builtWithoutState(facts, init, a.target.substr(5))))
-      out.insert(a.target.substr(5));
-  }
-  for (const py::Call &c : facts.calls)
-    if (c.function == init && c.receiver == "self" && (c.method == "register_buffer" || c.method == "register_parameter"))
-      if (const py::Argument *name = c.positionalArg(0); name && name->value.string && name->value.string->complete) {
-        // Non-persistent buffers are not in the state dict.
-        const py::Argument *persistent = c.keywordArg("persistent");
-        if (!persistent)
-          persistent = c.positionalArg(2);
-        if (persistent && staticTruth(facts, persistent->value) == false)
-          continue;
-        out.insert(name->value.string->value);
-      }
-  return out;
-}
-
-/// Every name the solution could register state under, anywhere in the file.
-std::set<std::string> solutionNames(const py::PythonFacts &facts) {
-  std::set<std::string> out;
-  for (const py::Assignment &a : facts.assignments)
-    if (a.kind == py::Assignment::TargetKind::SelfAttribute)
-      out.insert(a.target.substr(5));
-    else if (a.op == "setattr" || a.kind == py::Assignment::TargetKind::Attribute)
-      out.insert(std::string(lastSegment(a.target)));
-  for (const py::Call &c : facts.calls)
-    if (c.method == "register_buffer" || c.method == "register_parameter" || c.method == "add_module" ||
-        c.method == "register_module")
-      if (const py::Argument *name = c.positionalArg(0); name && name->value.string)
-        out.insert(name->value.string->value);
-  return out;
 }
 
 const py::Class *modelClass(const Facts &f) {
@@ -207,9 +167,9 @@ private:
         dropped.push_back(n);
     if (!dropped.empty()) {
       // State of its own the reference lacks may be the same constants under new names.
-      const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
+      const std::set<std::string> wanted = registeredState(ref.facts, ref.modelClass + ".__init__");
       bool extra = false;
-      for (const std::string &n : stateNames(ctx.facts.python, cls->name + ".__init__"))
+      for (const std::string &n : registeredState(ctx.facts.python, cls->name + ".__init__"))
         extra |= !wanted.count(n);
       std::string names;
       for (size_t i = 0; i < dropped.size() && i < 4; ++i)
@@ -249,8 +209,8 @@ private:
     if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->reference.modelClass.empty())
       return missing;
     const problems::ReferenceSummary &ref = ctx.problem->reference;
-    const std::set<std::string> have = solutionNames(ctx.facts.python);
-    for (const std::string &n : stateNames(ref.facts, ref.modelClass + ".__init__"))
+    const std::set<std::string> have = anyStateName(ctx.facts.python);
+    for (const std::string &n : registeredState(ref.facts, ref.modelClass + ".__init__"))
       if (!have.count(n))
         missing.push_back(n);
     return missing;
@@ -295,7 +255,7 @@ private:
     if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->reference.modelClass.empty())
       return "";
     const problems::ReferenceSummary &ref = ctx.problem->reference;
-    const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
+    const std::set<std::string> wanted = registeredState(ref.facts, ref.modelClass + ".__init__");
     const std::vector<std::string> missing = missingState(ctx);
     if (missing.empty())
       return "";
@@ -305,7 +265,7 @@ private:
     if (!cls)
       return "";
     bool extra = false;
-    for (const std::string &n : stateNames(ctx.facts.python, cls->name + ".__init__"))
+    for (const std::string &n : registeredState(ctx.facts.python, cls->name + ".__init__"))
       extra |= !wanted.count(n);
     if (!extra)
       return "";

@@ -1,17 +1,20 @@
-// State a same-named torch.nn submodule leaves out by a constructor flag (rub008_module_state.h).
+// The state a torch.nn module registers, and what a same-named submodule leaves out by a
+// constructor flag (module_state.h).
 
-#include "rub008_module_state.h"
-
-#include "semantic_names.h"
+#include "kbaudit/semantic/module_state.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/python_text.h"
 #include "kbaudit/semantic/random_draws.h"
+#include "kbaudit/semantic/static_value.h"
+
+#include <cctype>
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 namespace {
 
 using pytext::lastSegment;
@@ -91,14 +94,14 @@ std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &funct
     ranges.push_back(value.lines);
   else if (value.kind == py::ExprKind::Name)
     for (const py::Assignment &a : py.assignments)
-      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && semantic::isName(value, a.target))
+      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && isName(value, a.target))
         ranges.push_back(a.value.lines);
   if (ranges.empty())
     return std::nullopt;
   for (const py::Call &c : py.calls)
     if (c.function == function)
       for (const LineRange &r : ranges)
-        if (r.overlaps(c.lines) && semantic::isRandomFactory(c.resolved))
+        if (r.overlaps(c.lines) && isRandomFactory(c.resolved))
           return true;
   return false;
 }
@@ -220,4 +223,47 @@ std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &refere
   return out;
 }
 
-} // namespace kbaudit::rules::rub
+std::set<std::string> registeredState(const py::PythonFacts &facts, const std::string &init) {
+  std::set<std::string> out;
+  for (const py::Assignment &a : facts.assignments) {
+    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute || a.value.kind != py::ExprKind::Call)
+      continue;
+    const std::string_view callee = a.value.resolved;
+    const std::string_view last = lastSegment(callee);
+    const bool parameter = last == "Parameter";
+    // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
+    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
+                           std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
+    if (parameter || (submodule && !builtWithoutState(facts, init, a.target.substr(5))))
+      out.insert(a.target.substr(5));
+  }
+  for (const py::Call &c : facts.calls)
+    if (c.function == init && c.receiver == "self" && (c.method == "register_buffer" || c.method == "register_parameter"))
+      if (const py::Argument *name = c.positionalArg(0); name && name->value.string && name->value.string->complete) {
+        // Non-persistent buffers are not in the state dict.
+        const py::Argument *persistent = c.keywordArg("persistent");
+        if (!persistent)
+          persistent = c.positionalArg(2);
+        if (persistent && staticTruth(facts, persistent->value) == false)
+          continue;
+        out.insert(name->value.string->value);
+      }
+  return out;
+}
+
+std::set<std::string> anyStateName(const py::PythonFacts &facts) {
+  std::set<std::string> out;
+  for (const py::Assignment &a : facts.assignments)
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute)
+      out.insert(a.target.substr(5));
+    else if (a.op == "setattr" || a.kind == py::Assignment::TargetKind::Attribute)
+      out.insert(std::string(lastSegment(a.target)));
+  for (const py::Call &c : facts.calls)
+    if (c.method == "register_buffer" || c.method == "register_parameter" || c.method == "add_module" ||
+        c.method == "register_module")
+      if (const py::Argument *name = c.positionalArg(0); name && name->value.string)
+        out.insert(name->value.string->value);
+  return out;
+}
+
+} // namespace kbaudit::semantic
