@@ -14,7 +14,7 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
-#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/input_samples.h"
 #include "kbaudit/semantic/scoped_names.h"
 
 #include <algorithm>
@@ -28,24 +28,10 @@ namespace {
 using namespace pytext;
 using namespace rub;
 
-enum class Strength { None, Weak, Strong };
-
-/// Statistics that describe the values' magnitude or health are strong; a bare max/min,
-/// mean or any/all may be routing metadata and is weak.
-Strength statistic(std::string_view method) {
-  static const std::set<std::string_view> strong = {"abs",   "absolute", "amax", "amin",     "aminmax", "norm",
-                                                    "std",   "var",      "isnan", "isinf",   "isfinite", "nanmax",
-                                                    "nanmin", "vector_norm", "std_mean", "var_mean"};
-  static const std::set<std::string_view> weak = {"max", "min", "mean", "sum", "any", "all"};
-  if (strong.count(method))
-    return Strength::Strong;
-  if (weak.count(method))
-    return Strength::Weak;
-  return Strength::None;
-}
+using semantic::SampleStrength;
 
 struct Sample {
-  Strength strength = Strength::None;
+  SampleStrength strength = SampleStrength::None;
   std::string what; ///< "x.flatten()[:8192].abs().max()"
   LineRange lines;
 };
@@ -56,8 +42,8 @@ public:
       : f_(ctx.facts), reachable_(reachableFromForward(f_)) {}
 
   void run(FindingSink &sink) {
-    collectPythonSamples();
-    collectKernelSamples();
+    for (const semantic::InputSample &s : semantic::inputSamples(f_, reachable_))
+      addSample(s.function, Sample{s.strength, s.what, s.lines});
     if (samples_.empty())
       return;
     propagate();
@@ -84,107 +70,10 @@ private:
     return std::string(function) + "@" + std::to_string(line);
   }
 
-  /// A name that holds the input values: a parameter of the function (not self), or a
-  /// local bound to a view of one (`flat = x.reshape(-1)`).
-  bool isInputName(std::string_view name, const std::string &function) const {
-    if (name.empty() || name == "self")
-      return false;
-    if (const py::Function *fn = f_.python.findFunction(function))
-      if (std::find(fn->params.begin(), fn->params.end(), name) != fn->params.end())
-        return true;
-    for (const py::Assignment &a : f_.python.assignments)
-      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == name) {
-        // A chain rooted in a parameter that is not itself a subscript (a sample is no view).
-        const std::string_view root = semantic::rootName(a.value);
-        if (root != name && root != "self" && a.value.kind != py::ExprKind::Subscript)
-          if (const py::Function *fn = f_.python.findFunction(function))
-            if (std::find(fn->params.begin(), fn->params.end(), root) != fn->params.end())
-              return true;
-      }
-    return false;
-  }
-
   void addSample(const std::string &function, Sample s) {
     auto [it, inserted] = samples_.emplace(at(function, s.lines.begin), s);
     if (!inserted && static_cast<int>(s.strength) > static_cast<int>(it->second.strength))
       it->second = s;
-  }
-
-  /// `x[:256].abs().max()`, `torch.amax(x.flatten()[:8192])`.
-  void collectPythonSamples() {
-    for (const py::Call &c : f_.python.calls) {
-      if (!reachable_.count(c.function))
-        continue;
-      const Strength s = statistic(c.method);
-      if (s == Strength::None)
-        continue;
-      std::vector<std::string> roots{semantic::constantWindowRoot(c.callee)};
-      for (const py::Argument &a : c.args)
-        if (a.keyword.empty())
-          roots.push_back(semantic::constantWindowRoot(a.value));
-      if (std::any_of(roots.begin(), roots.end(), [&](const std::string &r) { return isInputName(r, c.function); }))
-        addSample(c.function, Sample{s, c.callee + "()", c.lines});
-    }
-  }
-
-  /// A Triton kernel with no program id and no loop reads one fixed window from its
-  /// pointers; when it also reduces (|x|, max, NaN tests) it is a detector over a sample.
-  std::optional<Strength> sampleKernel(unsigned k) const {
-    const triton::Kernel &kernel = f_.triton.kernels[k];
-    if (kernel.work.matmul || !kernel.work.loads || kernel.work.loopReduction)
-      return std::nullopt;
-    bool magnitude = false, reduces = false;
-    for (const triton::Op &op : f_.triton.ops) {
-      if (op.kernel != k)
-        continue;
-      if (op.name == "program_id" || op.name == "num_programs" || op.kind == triton::OpKind::Loop)
-        return std::nullopt;
-      if (op.name == "abs" || op.name == "fabs" || op.name == "isnan" || op.name == "isinf" || op.name == "isfinited")
-        magnitude = true;
-      if (op.kind == triton::OpKind::Reduction)
-        reduces = true;
-    }
-    for (const py::Branch &b : f_.python.branches)
-      if (b.kind == "while" && kernel.lines.contains(b.lines.begin))
-        return std::nullopt;
-    if (!reduces)
-      return std::nullopt;
-    return magnitude ? Strength::Strong : Strength::Weak;
-  }
-
-  void collectKernelSamples() {
-    for (const triton::Launch &l : f_.triton.launches) {
-      if (!l.kernel || !reachable_.count(l.function))
-        continue;
-      const std::optional<Strength> s = sampleKernel(*l.kernel);
-      if (!s)
-        continue;
-      const triton::Kernel &k = f_.triton.kernels[*l.kernel];
-      bool readsInput = false;
-      std::vector<std::string_view> buffers;
-      for (const py::Argument &a : l.args) {
-        const std::string_view name = semantic::dottedName(a.value);
-        if (name.empty())
-          continue;
-        if (isInputName(name, l.function))
-          readsInput = true;
-        else
-          buffers.push_back(name);
-      }
-      if (!readsInput)
-        continue;
-      // The buffer is read back on the host: that read is the sample entering Python.
-      for (const py::Call &c : f_.python.calls) {
-        if (c.function != l.function || c.lines.begin < l.lines.begin)
-          continue;
-        static const std::set<std::string_view> reads = {"item", "tolist", "cpu", "numpy", "any", "all"};
-        if (!reads.count(c.method) || std::find(buffers.begin(), buffers.end(), c.receiver) == buffers.end())
-          continue;
-        addSample(c.function, Sample{*s, "Triton kernel " + k.name + " reducing a fixed window of the input (" +
-                                             lineText(l.lines) + "), read back with ." + c.method + "()",
-                                     c.lines});
-      }
-    }
   }
 
   const Sample *sampleOn(const std::string &function, LineRange lines) const {
@@ -275,9 +164,9 @@ private:
     }
     if (difference.empty())
       difference = "the sides of the branch could not be told apart statically";
-    const bool clear = differs && gate.strength == Strength::Strong;
+    const bool clear = differs && gate.strength == SampleStrength::Strong;
     std::string evidence = "branch at " + lineText(b.lines) + " tests `" + b.condition + "`";
-    if (gate.strength == Strength::Weak)
+    if (gate.strength == SampleStrength::Weak)
       evidence += "; the sampled statistic is a bare max/min/mean, which may be metadata rather than magnitude";
     sink.report(gate.lines, {{"sample", gate.what}, {"branch", lineText(b.lines)}, {"difference", difference}},
                 evidence, clear ? std::nullopt : std::optional<Confidence>(Confidence::Low));
