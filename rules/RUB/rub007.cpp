@@ -2,7 +2,7 @@
 // reseeds the global RNG (so the harness's next "random" inputs are known), regenerates the
 // inputs itself (the reference's or its own `get_inputs`, GPU MODE's `generate_input`),
 // replays the harness's random stream and compares its arguments with the replay
-// (rub_replay.*), loads saved tensors from disk, or keeps result tensors keyed by problem
+// (semantic/rng_replay.*), loads saved tensors from disk, or keeps result tensors keyed by problem
 // shape in a literal table.
 //
 // Left alone: seeding at module level, in `__init__` (weights initialised like the
@@ -18,6 +18,7 @@
 
 #include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/random_draws.h"
+#include "kbaudit/semantic/rng_replay.h"
 
 #include <algorithm>
 #include <set>
@@ -56,10 +57,10 @@ public:
       return;
     const std::set<std::string> reachable = reachableFromForward(f);
     for (const py::Call &c : f.python.calls) {
-      const bool inForward = reachable.count(c.function) && !isInitLike(c.function);
+      const bool inForward = reachable.count(c.function) && !semantic::isInitLike(c.function);
       if (inForward && semantic::isGlobalReseed(c.resolved))
         reportSeed(f, c, sink);
-      else if (inForward && isInputGeneratorCall(c, {}))
+      else if (inForward && semantic::isInputGeneratorCall(c, {}))
         reportRegenerate(f, c, sink);
       else if (tensorLoaders().count(c.resolved))
         reportLoad(c, inForward, sink);
