@@ -14,6 +14,7 @@
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/module_state.h"
+#include "kbaudit/semantic/state_load.h"
 
 #include <algorithm>
 #include <cctype>
@@ -32,20 +33,6 @@ using semantic::constantInitState;
 using semantic::DroppedModuleState;
 using semantic::droppedModuleState;
 using semantic::registeredState;
-
-bool isLoadMethod(std::string_view name) { return name == "load_state_dict" || name == "_load_from_state_dict"; }
-
-/// `strict` as passed: the keyword, or the position it has in the method's signature.
-const py::Argument *strictArg(const py::Call &c) {
-  if (const py::Argument *a = c.keywordArg("strict"))
-    return a;
-  return c.positionalArg(c.method == "load_state_dict" ? 1 : 3);
-}
-
-bool isSelfOrSuper(std::string_view receiver) {
-  return receiver == "self" || startsWith(receiver, "super(") || receiver == "torch.nn.Module" ||
-         receiver == "nn.Module" || receiver == "Module";
-}
 
 const py::Class *modelClass(const Facts &f) {
   for (const std::string &entry : f.kernels.entryPoints)
@@ -68,7 +55,7 @@ public:
                                     std::string(problems::weightSharingName(ctx.problem->weights)) +
                                     "), so overriding or loosening the load changes nothing it checks");
       for (const py::Function &fn : py.functions)
-        if (!fn.className.empty() && isLoadMethod(fn.name))
+        if (!fn.className.empty() && semantic::isLoadMethod(fn.name))
           checkOverride(py, fn, "", lowered);
       if (ctx.problem->weights == problems::WeightSharing::SameSeed)
         sameSeed(ctx, sink);
@@ -77,12 +64,12 @@ public:
     const std::string renamed = renamedState(ctx);
     bool lenient = false;
     for (const py::Function &fn : py.functions)
-      if (!fn.className.empty() && isLoadMethod(fn.name))
+      if (!fn.className.empty() && semantic::isLoadMethod(fn.name))
         lenient |= checkOverride(py, fn, renamed, sink);
     for (const py::Call &c : py.calls) {
-      if (c.method != "load_state_dict" || !isSelfOrSuper(c.receiver) || isLoadMethod(lastSegment(c.function)))
+      if (c.method != "load_state_dict" || !semantic::isSelfOrSuper(c.receiver) || semantic::isLoadMethod(lastSegment(c.function)))
         continue;
-      const py::Argument *strict = strictArg(c);
+      const py::Argument *strict = semantic::strictArg(c);
       if (strict && staticTruth(py, strict->value) == false) {
         report(sink, c.lines, "loads its own weights with " + c.callee + "(..., strict=False)", renamed);
         lenient = true;
@@ -278,51 +265,10 @@ private:
   /// Reports and returns true when the override makes loading lenient.
   static bool checkOverride(const py::PythonFacts &py, const py::Function &fn, const std::string &renamed,
                             FindingSink &sink) {
-    // Parameters after self: load_state_dict(state_dict, strict, assign);
-    // _load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
-    // unexpected_keys, error_msgs).
-    std::vector<std::string> params = fn.params;
-    if (!params.empty() && params.front() == "self")
-      params.erase(params.begin());
-    const std::string stateDict = params.empty() ? "" : params.front();
-    std::set<std::string> reports;
-    if (fn.name == "_load_from_state_dict")
-      for (size_t i = 4; i < params.size() && i < 7; ++i)
-        reports.insert(params[i]);
-
-    bool forwards = false, readsState = false;
-    for (const py::Call &c : py.calls) {
-      if (c.function != fn.qualname)
-        continue;
-      if (isLoadMethod(c.method) && isSelfOrSuper(c.receiver)) {
-        forwards = true;
-        if (const py::Argument *strict = strictArg(c); strict && staticTruth(py, strict->value) == false) {
-          report(sink, c.lines, "overrides " + fn.name + " and passes strict=False to " + c.callee + "()", renamed);
-          return true;
-        }
-      }
-      if (reports.count(c.receiver) && (c.method == "clear" || c.method == "remove" || c.method == "pop")) {
-        report(sink, c.lines, "overrides " + fn.name + " and discards the " + c.receiver + " report", renamed);
-        return true;
-      }
-      // The state dict reaches a call as its receiver, an argument, or inside an unpacked `*args`.
-      if (!stateDict.empty() && semantic::storageRoot(c.callee) == stateDict)
-        readsState = true;
-      for (const py::Argument &a : c.args)
-        if (!stateDict.empty() && (semantic::reads(a.value, stateDict) || a.keyword == "*"))
-          readsState = true;
-    }
-    for (const py::Assignment &a : py.assignments)
-      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Subscript &&
-          a.target.find("strict") != std::string::npos && staticTruth(py, a.value) == false) {
-        report(sink, a.lines, "overrides " + fn.name + " and sets strict=False in its arguments", renamed);
-        return true;
-      }
-    if (forwards || readsState || stateDict.empty())
-      return false;
-    report(sink, {fn.lines.begin, fn.lines.begin}, "overrides " + fn.name + " without loading the state dict it is given",
-           renamed);
-    return true;
+    const std::optional<semantic::LenientLoad> l = semantic::lenientLoadOverride(py, fn);
+    if (l)
+      report(sink, l->lines, l->how, renamed);
+    return l.has_value();
   }
 };
 
