@@ -34,16 +34,6 @@ template <std::size_t N> bool among(const std::array<std::string_view, N> &set, 
   return std::find(set.begin(), set.end(), s) != set.end();
 }
 
-std::string rootName(std::string_view text) {
-  text = trim(text);
-  std::size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
-  if (n == 0 || (n < text.size() && text[n] == '('))
-    return {};
-  return std::string(text.substr(0, n));
-}
-
 /// A typed view over an address: `c_int.from_address(a)`, `ctypes.cast(a, POINTER(T))`,
 /// `c_void_p.in_dll(lib, "sym")` (a library's own variable).
 bool isView(const py::Call &c) {
@@ -86,7 +76,7 @@ private:
 
   /// A name bound (in `fn` or at module level) to a loaded library or the interpreter's API.
   bool libraryHandle(const std::string &fn, std::string_view expr) const {
-    const std::string root = rootName(expr);
+    const std::string root = semantic::storageRoot(expr);
     if (startsWith(expr, "ctypes.pythonapi") || startsWith(expr, "ctypes.cdll.") || startsWith(expr, "ctypes.CDLL("))
       return true;
     for (const py::Assignment &a : py_.assignments)
@@ -196,7 +186,7 @@ private:
       if (c.function == a.function && overlaps(c.lines, a.lines) && isView(c) &&
           startsWith(a.resolved, c.resolved + "("))
         view = &c;
-    const std::string root = rootName(a.target);
+    const std::string root = semantic::storageRoot(a.target);
     if (!view && !root.empty()) // or through a name bound to the view
       for (const py::Assignment &b : py_.assignments)
         if (b.kind == TK::Name && b.target == root && (b.function == a.function || b.function.empty()))
