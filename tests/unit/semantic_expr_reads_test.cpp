@@ -92,9 +92,9 @@ def forward(x, n):
 )PY"));
   EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "a")), "x");
   EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "b")), "x");
-  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "c")), "");  // a variable bound is no fixed sample
-  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "d")), "");  // nothing non-zero
-  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "e")), "");  // an index, not a window
+  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "c")), ""); // a variable bound is no fixed sample
+  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "d")), ""); // nothing non-zero
+  EXPECT_EQ(semantic::constantWindowRoot(valueOf(f, "e")), ""); // an index, not a window
   EXPECT_EQ(semantic::constantWindowRoot(std::string_view("x[:256].abs().max")), "x");
   EXPECT_EQ(semantic::constantWindowRoot(std::string_view("x.abs().max")), "");
 }

@@ -47,7 +47,8 @@ class ModelNew(torch.nn.Module):
         if torch.equal(x, noise):
             return x
         return x
-)PY").replays.empty());
+)PY")
+                  .replays.empty());
   EXPECT_TRUE(scanOf(R"PY(import torch
 class ModelNew(torch.nn.Module):
     def forward(self, x):
@@ -55,7 +56,8 @@ class ModelNew(torch.nn.Module):
         w = torch.randn(16)
         print("torch.equal(x, w)")
         return x @ w
-)PY").replays.empty());
+)PY")
+                  .replays.empty());
 }
 
 TEST(SemanticRngReplay, InitLikeAndGeneratorCalls) {

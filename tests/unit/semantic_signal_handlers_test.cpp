@@ -35,14 +35,16 @@ signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT, signal.SIGUSR2])
   EXPECT_EQ(signalOf(0), "SIGALRM");
   EXPECT_EQ(signalOf(1), "SIGALRM"); // by number, through a name
   EXPECT_EQ(signalOf(2), "SIGTERM");
-  EXPECT_EQ(signalOf(3), "");        // not one a harness stops a run with
+  EXPECT_EQ(signalOf(3), ""); // not one a harness stops a run with
   EXPECT_EQ(semantic::handlerSwallows(py, graded, handler(0), *installs[0]), std::optional<bool>(true));
   EXPECT_EQ(semantic::handlerSwallows(py, graded, handler(1), *installs[1]), std::optional<bool>(false));
   EXPECT_EQ(semantic::handlerSwallows(py, graded, handler(2), *installs[2]), std::optional<bool>(false));
   EXPECT_EQ(semantic::handlerSwallows(py, graded, handler(3), *installs[3]), std::optional<bool>(true));
-  for (const py::Call &c : py.calls)
-    if (c.resolved == "signal.pthread_sigmask")
+  for (const py::Call &c : py.calls) {
+    if (c.resolved == "signal.pthread_sigmask") {
       EXPECT_EQ(semantic::harnessSignalsIn(py, c.positionalArg(1)->value), std::vector<std::string>{"SIGINT"});
+    }
+  }
 }
 
 } // namespace

@@ -16,15 +16,15 @@ namespace {
 // Frame and command-line introspection. Exception formatting (traceback.print_exc,
 // format_exc) and introspection of one's own code (inspect.signature, getsource) are not here.
 constexpr std::array<std::string_view, 14> kFrameSources = {
-    "inspect.stack",          "inspect.currentframe",   "inspect.getouterframes", "inspect.getinnerframes",
-    "inspect.getframeinfo",   "inspect.trace",          "sys._getframe",          "sys._current_frames",
+    "inspect.stack",           "inspect.currentframe",   "inspect.getouterframes", "inspect.getinnerframes",
+    "inspect.getframeinfo",    "inspect.trace",          "sys._getframe",          "sys._current_frames",
     "traceback.extract_stack", "traceback.format_stack", "traceback.walk_stack",   "traceback.print_stack",
-    "traceback.StackSummary", "sys.orig_argv"};
+    "traceback.StackSummary",  "sys.orig_argv"};
 
 // Words that name the grading phase (or the grader's files) in strings and environment names.
-constexpr std::array<std::string_view, 13> kGraderWords = {"bench", "check", "timeit", "timing", "grade", "grading",
-                                                           "eval", "pytest", "harness", "correct", "verify", "judge",
-                                                           "profil"};
+constexpr std::array<std::string_view, 13> kGraderWords = {"bench",   "check", "timeit", "timing",  "grade",
+                                                           "grading", "eval",  "pytest", "harness", "correct",
+                                                           "verify",  "judge", "profil"};
 
 bool isFrameSource(std::string_view r) {
   if (r == "sys.argv" || startsWith(r, "sys.argv.") || startsWith(r, "sys.argv[") || r == "__main__" ||
@@ -159,7 +159,8 @@ void CallerKnowledge::propagate() {
 }
 
 /// The stretch calls a caller-dependent helper or reads a caller-dependent name.
-CallerSniff CallerKnowledge::readsTaint(std::string_view fn, LineRange lines, const py::Expr *value, bool nested) const {
+CallerSniff CallerKnowledge::readsTaint(std::string_view fn, LineRange lines, const py::Expr *value,
+                                        bool nested) const {
   for (const py::Call &c : py_.calls) {
     if (!(nested ? inFunction(c.function, fn) : c.function == fn) || !contains(lines, c.lines))
       continue;

@@ -17,18 +17,15 @@ using scope::lower;
 namespace {
 
 // How a harness words a verdict or a measurement it reports.
-constexpr std::string_view kVerdictWords[] = {"pass",        "passed",  "success", "successful", "succeeded",
-                                              "correct",     "correctness", "verdict", "speedup", "score",
-                                              "accepted"};
+constexpr std::string_view kVerdictWords[] = {"pass",        "passed",  "success", "successful", "succeeded", "correct",
+                                              "correctness", "verdict", "speedup", "score",      "accepted"};
 // What a harness calls the file it collects results in (substrings of the file name).
-constexpr std::string_view kResultNames[] = {"result", "verdict", "score", "eval", "report", "metric", "grade",
-                                             "status", "bench"};
+constexpr std::string_view kResultNames[] = {"result", "verdict", "score",  "eval", "report",
+                                             "metric", "grade",   "status", "bench"};
 // Path pieces that put a file in the solution's own cache, temporary or build place.
 constexpr std::string_view kOwnPlaces[] = {"cache", "build", "tmp", "temp", "torch_extensions", ".triton"};
 
-bool writingMode(std::string_view mode) {
-  return mode.find_first_of("wax+") != std::string_view::npos;
-}
+bool writingMode(std::string_view mode) { return mode.find_first_of("wax+") != std::string_view::npos; }
 
 const py::Argument *arg(const py::Call &c, unsigned position, std::string_view keyword) {
   if (const py::Argument *a = c.keywordArg(keyword))
@@ -45,7 +42,8 @@ std::optional<Descriptor> devicePath(std::string_view p) {
   for (std::string_view prefix : {"/proc/self/fd/", "/dev/fd/", "/proc/thread-self/fd/"})
     if (startsWith(p, prefix)) {
       const std::string_view n = p.substr(prefix.size());
-      if (n.empty() || !std::all_of(n.begin(), n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      if (n.empty() ||
+          !std::all_of(n.begin(), n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
         return std::nullopt;
       return Descriptor{DescriptorSource::Literal, std::stol(std::string(n))};
     }
@@ -191,7 +189,8 @@ std::vector<std::string> textWrittenThrough(const py::PythonFacts &py, const py:
     if (handle.empty())
       continue;
     const std::string_view last = lastSegment(w.resolved);
-    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && dottedName(w.positionalArg(1)->value) == handle) {
+    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) &&
+        dottedName(w.positionalArg(1)->value) == handle) {
       add(w.positionalArg(0)->value, w.function);
       continue;
     }
@@ -219,9 +218,9 @@ ResultFile judgeResultFile(const PathParts &path, bool verdictContent) {
   const std::string name = slash == std::string::npos ? joined : joined.substr(slash + 1);
   const std::string dir = slash == std::string::npos ? std::string() : joined.substr(0, slash);
   const bool ownKey = std::any_of(path.environmentKeys.begin(), path.environmentKeys.end(),
-                                 [](const std::string &k) { return anyOf(k, kOwnPlaces, false); });
-  if (ownKey || anyOf(dir, kOwnPlaces, false) || endsWith(name, ".cu") || endsWith(name, ".cpp") || endsWith(name, ".so") ||
-      endsWith(name, ".py"))
+                                  [](const std::string &k) { return anyOf(k, kOwnPlaces, false); });
+  if (ownKey || anyOf(dir, kOwnPlaces, false) || endsWith(name, ".cu") || endsWith(name, ".cpp") ||
+      endsWith(name, ".so") || endsWith(name, ".py"))
     return r; // the solution's own cache or build output
   const bool resultName = anyOf(name, kResultNames, false);
   if (!resultName && !verdictContent)

@@ -17,8 +17,8 @@ bool isChainKind(py::ExprKind k) {
 }
 
 bool isInt(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 /// A subscript item that is a constant window: `:8192`, `0:256`, `::97` (every part empty or an
@@ -98,8 +98,8 @@ bool readsSegment(const py::Expr &e, std::string_view segment) {
 
 bool readsAttributeOf(const py::Expr &e, std::string_view root) {
   return !root.empty() && std::any_of(e.names.begin(), e.names.end(), [&](const std::string &n) {
-           return n.size() > root.size() + 1 && pytext::startsWith(n, root) && n[root.size()] == '.';
-         });
+    return n.size() > root.size() + 1 && pytext::startsWith(n, root) && n[root.size()] == '.';
+  });
 }
 
 bool stepsFrom(const py::Expr &e, std::string_view name) {

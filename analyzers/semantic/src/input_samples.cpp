@@ -16,9 +16,9 @@ namespace {
 /// Statistics that describe the values' magnitude or health are strong; a bare max/min,
 /// mean or any/all may be routing metadata and is weak.
 SampleStrength statistic(std::string_view method) {
-  static const std::set<std::string_view> strong = {"abs",   "absolute", "amax", "amin",     "aminmax", "norm",
-                                                    "std",   "var",      "isnan", "isinf",   "isfinite", "nanmax",
-                                                    "nanmin", "vector_norm", "std_mean", "var_mean"};
+  static const std::set<std::string_view> strong = {
+      "abs",   "absolute", "amax",     "amin",   "aminmax", "norm",        "std",      "var",
+      "isnan", "isinf",    "isfinite", "nanmax", "nanmin",  "vector_norm", "std_mean", "var_mean"};
   static const std::set<std::string_view> weak = {"max", "min", "mean", "sum", "any", "all"};
   if (strong.count(method))
     return SampleStrength::Strong;
@@ -59,7 +59,8 @@ void pythonSamples(const Facts &facts, const std::set<std::string> &functions, s
     for (const py::Argument &a : c.args)
       if (a.keyword.empty())
         roots.push_back(constantWindowRoot(a.value));
-    if (std::any_of(roots.begin(), roots.end(), [&](const std::string &r) { return isInputName(facts, r, c.function); }))
+    if (std::any_of(roots.begin(), roots.end(),
+                    [&](const std::string &r) { return isInputName(facts, r, c.function); }))
       out.push_back({s, c.callee + "()", c.function, c.lines});
   }
 }

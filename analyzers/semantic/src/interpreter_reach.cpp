@@ -19,7 +19,7 @@ constexpr std::array<std::string_view, 3> kGcScans = {"gc.get_objects", "gc.get_
 constexpr std::array<std::string_view, 4> kCallerFrames = {"inspect.stack", "inspect.getouterframes",
                                                            "sys._current_frames", "traceback.walk_stack"};
 // Calls that hand back (a container of) the objects they are given, not a new value.
-constexpr std::array<std::string_view, 9> kKeepIdentity = {"next", "list",     "tuple", "iter", "reversed",
+constexpr std::array<std::string_view, 9> kKeepIdentity = {"next",   "list",   "tuple", "iter", "reversed",
                                                            "sorted", "filter", "dict",  "set"};
 constexpr std::array<std::string_view, 6> kItemAccess = {"get", "values", "items", "pop", "setdefault", "__getitem__"};
 // Methods that change a dict or namespace in place (torch's in-place ops end in `_`).
@@ -27,8 +27,9 @@ constexpr std::array<std::string_view, 5> kDictMutators = {"update", "setdefault
                                                            "__delitem__"};
 // Calls that only measure what they are given (a count for a log line, a type test).
 constexpr std::array<std::string_view, 17> kMeasures = {
-    "len",    "sum",  "id",          "type",    "isinstance", "issubclass", "str",  "repr", "hasattr",
-    "callable", "format", "sys.getsizeof", "torch.is_tensor", "numel", "nelement", "element_size", "dim"};
+    "len",      "sum",          "id",       "type",   "isinstance",    "issubclass",      "str",
+    "repr",     "hasattr",      "callable", "format", "sys.getsizeof", "torch.is_tensor", "numel",
+    "nelement", "element_size", "dim"};
 
 template <std::size_t N> bool among(const std::array<std::string_view, N> &set, std::string_view s) {
   return std::find(set.begin(), set.end(), s) != set.end();
@@ -177,15 +178,16 @@ void InterpreterReach::findOrigins() {
       origins_.push_back({c.resolved + "()", c.function, c.lines, false, {}, {}, {}});
     }
     if (lastSegment(c.resolved) == "PyFrame_LocalsToFast")
-      writes_.push_back({"`" + c.resolved + "()`", "edited frame locals are pushed back into a running frame", c.function,
-                         c.lines});
+      writes_.push_back(
+          {"`" + c.resolved + "()`", "edited frame locals are pushed back into a running frame", c.function, c.lines});
   }
   for (const py::FrameAttribute &fa : py_.frameAttributes) {
     if (!isNamespace(fa.attribute) || !callerChain(fa))
       continue;
     if (fa.written) {
       writes_.push_back({"`" + fa.resolved + "` of a calling frame",
-                         "it is written, changing the caller's own variables or module globals", fa.function, fa.lines});
+                         "it is written, changing the caller's own variables or module globals", fa.function,
+                         fa.lines});
       continue;
     }
     namespaceOrigin_[&fa] = static_cast<int>(origins_.size());
@@ -208,15 +210,15 @@ InterpreterReach::Taint InterpreterReach::valueReach(const std::string &fn, cons
       take(it->second);
   }
   for (const py::FrameAttribute &fa : py_.frameAttributes)
-    if (auto it = namespaceOrigin_.find(&fa); it != namespaceOrigin_.end() && fa.function == fn &&
-                                              contains(e.lines, fa.lines))
+    if (auto it = namespaceOrigin_.find(&fa);
+        it != namespaceOrigin_.end() && fa.function == fn && contains(e.lines, fa.lines))
       take({Reach::Object, it->second, e.lines});
   take(mentioned(fn, e));
   // A found object stays itself through names, items, attributes, containers and the
   // helpers that return it; anything computed from it (a clone, arithmetic, a library call)
   // is a new value that only carries its data.
-  bool keeps = e.kind != py::ExprKind::BinaryOp && e.kind != py::ExprKind::UnaryOp &&
-               e.kind != py::ExprKind::Comparison;
+  bool keeps =
+      e.kind != py::ExprKind::BinaryOp && e.kind != py::ExprKind::UnaryOp && e.kind != py::ExprKind::Comparison;
   if (e.kind == py::ExprKind::Call)
     keeps = among(kKeepIdentity, e.resolved) || among(kItemAccess, lastSegment(e.resolved)) ||
             among(kGcScans, e.resolved) || returns_.count(scope_.calleeFunction(fn, e.resolved));

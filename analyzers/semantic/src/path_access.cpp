@@ -30,17 +30,17 @@ PathAccess pathAccessOf(const py::Call &c) {
     std::string cmd;
     for (const py::Argument &a : c.args)
       cmd += " " + semantic::commandWords(a.value) + " ";
-    for (std::string_view edit : {"sed ", " > ", ">>", "rm ", "cp ", "mv ", "tee ", "patch ", "truncate", "perl -pi",
-                                  "echo "})
+    for (std::string_view edit :
+         {"sed ", " > ", ">>", "rm ", "cp ", "mv ", "tee ", "patch ", "truncate", "perl -pi", "echo "})
       if (cmd.find(edit) != std::string::npos)
         return PathAccess::Modify;
     return PathAccess::Process;
   }
   // `Path.replace(target)` renames; `str.replace(old, new)` (two arguments) edits a string value.
   const bool pathReplace = m == "replace" && c.args.size() == 1;
-  if (m == "write_text" || m == "write_bytes" || m == "unlink" || m == "rename" || pathReplace ||
-      m == "symlink_to" || m == "touch" || startsWith(r, "shutil.") || r == "os.remove" || r == "os.unlink" || r == "os.rename" || r == "os.replace" ||
-      r == "os.symlink" || r == "os.chmod" || r == "os.truncate")
+  if (m == "write_text" || m == "write_bytes" || m == "unlink" || m == "rename" || pathReplace || m == "symlink_to" ||
+      m == "touch" || startsWith(r, "shutil.") || r == "os.remove" || r == "os.unlink" || r == "os.rename" ||
+      r == "os.replace" || r == "os.symlink" || r == "os.chmod" || r == "os.truncate")
     return PathAccess::Modify;
   if (r == "exec" || r == "compile" || r == "eval" || startsWith(r, "runpy.") || r == "__import__" ||
       r == "importlib.import_module" || startsWith(r, "importlib.util.") || startsWith(r, "importlib.machinery.") ||
@@ -49,8 +49,8 @@ PathAccess pathAccessOf(const py::Call &c) {
   if (m == "read_text" || m == "read_bytes" || m == "read" || m == "readlines" || m == "exists" || m == "is_file" ||
       m == "iterdir" || m == "glob" || m == "rglob" || startsWith(r, "glob.") || r == "os.listdir" ||
       r == "os.scandir" || r == "os.walk" || r == "os.path.exists" || r == "os.path.isfile" ||
-      r == "os.path.getmtime" || (m == "load" && r.find("cpp_extension") == std::string_view::npos) || m == "safe_load" || m == "loadtxt" || r == "linecache.getlines" ||
-      r == "filecmp.cmp")
+      r == "os.path.getmtime" || (m == "load" && r.find("cpp_extension") == std::string_view::npos) ||
+      m == "safe_load" || m == "loadtxt" || r == "linecache.getlines" || r == "filecmp.cmp")
     return PathAccess::Read;
   return PathAccess::None;
 }

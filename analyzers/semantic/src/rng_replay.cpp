@@ -4,8 +4,8 @@
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/import_time.h"
 #include "kbaudit/semantic/local_helper.h"
-#include "kbaudit/semantic/random_draws.h"
 #include "kbaudit/semantic/python_text.h"
+#include "kbaudit/semantic/random_draws.h"
 #include "kbaudit/semantic/scoped_names.h"
 
 #include <algorithm>
@@ -22,8 +22,8 @@ namespace {
 
 /// What a correctness or identity check between two tensors calls.
 bool isComparison(const py::Call &c) {
-  static const std::set<std::string_view> methods = {"equal", "allclose", "isclose", "eq", "array_equal",
-                                                     "array_equiv", "assert_close"};
+  static const std::set<std::string_view> methods = {"equal",       "allclose",    "isclose",     "eq",
+                                                     "array_equal", "array_equiv", "assert_close"};
   if (methods.count(c.method))
     return true;
   // `(x == x_ref).all()`
@@ -58,8 +58,8 @@ public:
       const auto replay = replayCompared(c);
       const std::string input = inputCompared(c);
       if (replay && !input.empty() && !compared.count(replay->second))
-        compared[replay->second] = "`" + replay->first.second + "` is compared with forward's input `" + input +
-                                   "` at " + lineText(c.lines);
+        compared[replay->second] =
+            "`" + replay->first.second + "` is compared with forward's input `" + input + "` at " + lineText(c.lines);
     }
     for (const py::Return &r : py_.returns) {
       if (std::find(entries_.begin(), entries_.end(), r.function) == entries_.end())
@@ -74,8 +74,8 @@ public:
         if (!replay || storageRoot(*e) != replay->first.second || !sources_[replay->second].generator ||
             returned.count(replay->second))
           continue;
-        returned[replay->second] = r.function + " returns `" + replay->first.second + "`, computed from them, at " +
-                                   lineText(r.lines);
+        returned[replay->second] =
+            r.function + " returns `" + replay->first.second + "`, computed from them, at " + lineText(r.lines);
       }
     }
     for (std::size_t i = 0; i < sources_.size(); ++i) {
@@ -106,14 +106,15 @@ private:
   std::vector<std::string> entries_;
   std::map<std::string, std::set<std::string>> seeded_; ///< function -> seeded private generators
   std::vector<Source> sources_;
-  ScopedNames<std::size_t> names_;             ///< name -> source
+  ScopedNames<std::size_t> names_;                      ///< name -> source
   std::map<std::string, std::set<std::string>> inputs_; ///< function -> input names
 
   /// Runs when the grader imports or calls the solution, outside the harness's and the
   /// weights' own seeding places.
   bool live(const std::string &fn, LineRange lines) const {
     // The solution's own copy of the harness's input generator draws what the harness draws.
-    if (scope_.inMainGuard(lines) || (!fn.empty() && (isInitLike(fn) || generators_.count(std::string(lastSegment(fn))))))
+    if (scope_.inMainGuard(lines) ||
+        (!fn.empty() && (isInitLike(fn) || generators_.count(std::string(lastSegment(fn))))))
       return false;
     return reachable_.count(fn) || runsAtImport(atImport_, scope_, fn, lines);
   }

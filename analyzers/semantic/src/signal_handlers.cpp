@@ -17,7 +17,7 @@ namespace {
 // Signals a harness bounds or aborts a run with (time limits, watchdogs, crashes), by number
 // on Linux for code that writes them as integers.
 const std::map<std::string_view, int> kLimitSignals = {
-    {"SIGALRM", 14}, {"SIGVTALRM", 26}, {"SIGPROF", 27}, {"SIGTERM", 15}, {"SIGINT", 2},  {"SIGXCPU", 24},
+    {"SIGALRM", 14}, {"SIGVTALRM", 26}, {"SIGPROF", 27}, {"SIGTERM", 15}, {"SIGINT", 2}, {"SIGXCPU", 24},
     {"SIGXFSZ", 25}, {"SIGSEGV", 11},   {"SIGBUS", 7},   {"SIGABRT", 6},  {"SIGHUP", 1}, {"SIGQUIT", 3}};
 
 bool isExitLike(std::string_view r) {
@@ -51,8 +51,8 @@ bool restoresHandler(const py::PythonFacts &py, const py::Expr &v, const std::st
          readsBackSetting(py, v, function, "", "signal.signal");
 }
 
-std::optional<bool> handlerSwallows(const py::PythonFacts &py, const scope::GradedScope &graded,
-                                          const py::Expr &v, const py::Call &install) {
+std::optional<bool> handlerSwallows(const py::PythonFacts &py, const scope::GradedScope &graded, const py::Expr &v,
+                                    const py::Call &install) {
   const std::string &from = install.function;
   if (v.kind == py::ExprKind::Lambda) {
     // A call inside the lambda's lines other than the installing one, whose callee the lambda

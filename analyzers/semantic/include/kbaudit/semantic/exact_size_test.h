@@ -18,10 +18,10 @@ namespace kbaudit::semantic {
 constexpr long kLargeProblemSize = 512;
 
 struct ExactSizeTest {
-  std::string subject;               ///< the side that is not the constant, as written
-  std::vector<std::string> items;    ///< its items: "M", "N" of `(M, N)`; the subject itself when single
-  bool subjectReadsShape = false;    ///< it reads .shape / .size() / .numel() / len() / .ndim / .dim()
-  std::string clause;                ///< the clause as written, for messages
+  std::string subject;            ///< the side that is not the constant, as written
+  std::vector<std::string> items; ///< its items: "M", "N" of `(M, N)`; the subject itself when single
+  bool subjectReadsShape = false; ///< it reads .shape / .size() / .numel() / len() / .ndim / .dim()
+  std::string clause;             ///< the clause as written, for messages
 };
 
 /// Every top-level `and`/`or` clause of the condition that compares something (not a literal,

@@ -19,9 +19,9 @@ enum class SampleStrength { None, Weak, Strong };
 
 struct InputSample {
   SampleStrength strength = SampleStrength::None;
-  std::string what;     ///< "x.flatten()[:8192].abs().max()", or the detector kernel read back
+  std::string what; ///< "x.flatten()[:8192].abs().max()", or the detector kernel read back
   std::string function;
-  LineRange lines;      ///< the statistic's call (for a kernel, the host read of its result)
+  LineRange lines; ///< the statistic's call (for a kernel, the host read of its result)
 };
 
 /// In `functions`: a statistic call over a constant window of an input (`x[:256].abs().max()`,

@@ -1,9 +1,9 @@
 #pragma once
 
-// Provenance of values the interpreter hands out (RUB010 asks it): values the solution obtains from the interpreter instead of from its
-// arguments (the garbage collector's object lists, its callers' frames and their namespaces),
-// through the names they are bound to, to where they end up: mutated in place, returned by
-// the graded entry point or written into its output.
+// Provenance of values the interpreter hands out (RUB010 asks it): values the solution obtains
+// from the interpreter instead of from its arguments (the garbage collector's object lists, its
+// callers' frames and their namespaces), through the names they are bound to, to where they end
+// up: mutated in place, returned by the graded entry point or written into its output.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/semantic/graded_scope.h"
@@ -26,11 +26,11 @@ enum class Reach {
 /// One place where the solution reaches objects it was not given: a gc scan or a read of a
 /// caller's frame namespace.
 struct Origin {
-  std::string how;      ///< "gc.get_objects()", "sys._getframe(...).f_locals"
+  std::string how; ///< "gc.get_objects()", "sys._getframe(...).f_locals"
   std::string function;
   LineRange lines;
-  bool used = false;    ///< something other than logging or measuring consumes what it found
-  std::string harm;     ///< what proves harm, empty when nothing does
+  bool used = false; ///< something other than logging or measuring consumes what it found
+  std::string harm;  ///< what proves harm, empty when nothing does
   LineRange harmLines;
   std::string harmFunction;
 };
@@ -63,8 +63,8 @@ private:
   scope::GradedScope scope_;
   std::vector<Origin> origins_;
   std::vector<NamespaceWrite> writes_;
-  std::map<std::string, Taint> names_;   ///< "fn|name", "|global", "Class|self.attr"
-  std::map<std::string, Taint> returns_; ///< helper functions returning found values or frames
+  std::map<std::string, Taint> names_;                        ///< "fn|name", "|global", "Class|self.attr"
+  std::map<std::string, Taint> returns_;                      ///< helper functions returning found values or frames
   std::map<const py::FrameAttribute *, int> namespaceOrigin_; ///< caller namespace reads
   std::map<const py::Call *, int> scanOrigin_;                ///< gc scans
 

@@ -28,7 +28,7 @@ struct DroppedModuleState {
   /// The dropped state is constant when freshly initialised (a normalisation module's affine
   /// parameters and statistics), unlike a Linear or convolution bias, which is random.
   bool constantInit = false;
-  LineRange lines;                ///< the solution's constructor call
+  LineRange lines; ///< the solution's constructor call
 };
 
 /// A torch.nn class (resolved, "torch.nn.Dropout") that registers no parameters and no

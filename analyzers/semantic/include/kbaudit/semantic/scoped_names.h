@@ -57,7 +57,8 @@ public:
   /// (`Call::receiver`: `(x == x_ref).all` compares inside it), seen from `function`.
   const Entry *mentionedIn(std::string_view function, std::string_view written) const {
     for (const Entry &entry : entries_)
-      if (seenFrom(entry.first.first, entry.first.second, function) && pytext::mentionsName(written, entry.first.second))
+      if (seenFrom(entry.first.first, entry.first.second, function) &&
+          pytext::mentionsName(written, entry.first.second))
         return &entry;
     return nullptr;
   }
