@@ -14,7 +14,7 @@ std::pair<std::string, std::string> nameHome(std::string_view function, std::str
 
 bool seenFrom(std::string_view home, std::string_view name, std::string_view function) {
   if (pytext::startsWith(name, "self."))
-    return home.substr(kClassMark.size()) == pytext::classOf(function) && pytext::startsWith(home, kClassMark);
+    return pytext::startsWith(home, kClassMark) && home.substr(kClassMark.size()) == pytext::classOf(function);
   // Own function, an enclosing one (`outer` encloses `outer.inner`), or module level.
   return home.empty() || home == function ||
          (function.size() > home.size() && pytext::startsWith(function, home) && function[home.size()] == '.');
