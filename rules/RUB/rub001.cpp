@@ -4,6 +4,7 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 #include "kbaudit/semantic/graded_scope.h"
+#include "kbaudit/semantic/caller_knowledge.h"
 
 #include <algorithm>
 #include <array>
@@ -16,69 +17,12 @@ namespace {
 using namespace pytext;
 using namespace rubscope;
 
-// Frame and command-line introspection. Exception formatting (traceback.print_exc,
-// format_exc) and introspection of one's own code (inspect.signature, getsource) are not here.
-constexpr std::array<std::string_view, 14> kFrameSources = {
-    "inspect.stack",          "inspect.currentframe",   "inspect.getouterframes", "inspect.getinnerframes",
-    "inspect.getframeinfo",   "inspect.trace",          "sys._getframe",          "sys._current_frames",
-    "traceback.extract_stack", "traceback.format_stack", "traceback.walk_stack",   "traceback.print_stack",
-    "traceback.StackSummary", "sys.orig_argv"};
-
-// Words that name the grading phase (or the grader's files) in strings and environment names.
-constexpr std::array<std::string_view, 13> kGraderWords = {"bench", "check", "timeit", "timing", "grade", "grading",
-                                                           "eval", "pytest", "harness", "correct", "verify", "judge",
-                                                           "profil"};
-
-bool isFrameSource(std::string_view r) {
-  if (r == "sys.argv" || startsWith(r, "sys.argv.") || startsWith(r, "sys.argv[") || r == "__main__" ||
-      startsWith(r, "__main__."))
-    return true;
-  if (r.find("cmdline") != std::string_view::npos)
-    return true;
-  return std::any_of(kFrameSources.begin(), kFrameSources.end(),
-                     [&](std::string_view s) { return r == s || startsWith(r, std::string(s) + "."); });
-}
-
-bool isEnvAccess(std::string_view r) {
-  return r == "os.environ" || startsWith(r, "os.environ.") || startsWith(r, "os.environ[") || r == "os.getenv";
-}
-
-bool isSysModules(std::string_view r) { return r == "sys.modules" || startsWith(r, "sys.modules."); }
-
-/// Environment knobs are common ("SOL_CHECK_NAN"), so an environment lookup needs a name
-/// only a harness would use, or a value that is exactly a grading phase.
-bool envNamesGrader(std::string_view s) {
-  const std::string l = lower(s);
-  for (std::string_view w : {"bench", "timeit", "timing", "grade", "grading", "eval", "pytest", "harness", "judge",
-                             "correctness", "check.py"})
-    if (l.find(w) != std::string::npos)
-      return true;
-  return l == "check" || l == "verify" || l == "test";
-}
-
-bool hasGraderWord(std::string_view s) {
-  const std::string l = lower(s);
-  return std::any_of(kGraderWords.begin(), kGraderWords.end(),
-                     [&](std::string_view w) { return l.find(w) != std::string::npos; });
-}
-
-/// What one stretch of code learns about its caller.
-struct Sniff {
-  std::string how;          ///< "inspect.stack()", "sys.argv", "os.environ['KB_BENCH']"
-  bool graderString = false; ///< compares against a grader file / phase name
-  bool env = false;          ///< only through environment variables
-  std::vector<std::string> helpers; ///< the helper functions the answer came through
-  explicit operator bool() const { return !how.empty(); }
-};
+using semantic::CallerSniff;
+using semantic::hasGraderWord;
 
 class Analysis {
 public:
-  Analysis(const Facts &facts) : facts_(facts), py_(facts.python), scope_(facts) {
-    for (const py::Function &fn : py_.functions)
-      if (Sniff s = sniffIn(fn.qualname, fn.lines, /*nested=*/true))
-        helpers_[fn.qualname] = s;
-    propagate();
-  }
+  Analysis(const Facts &facts) : py_(facts.python), scope_(facts), caller_(facts) {}
 
   void report(FindingSink &sink) const {
     std::vector<Hit> hits;
@@ -101,158 +45,29 @@ public:
 private:
   struct Hit {
     const py::Branch *branch = nullptr;
-    Sniff sniff;
+    CallerSniff sniff;
   };
 
-  const Facts &facts_;
   const py::PythonFacts &py_;
   GradedScope scope_;
-  std::map<std::string, Sniff> helpers_;  ///< functions whose result depends on the caller
-  std::map<std::string, Sniff> tainted_;  ///< "fn|name", "|global", "Class|self.attr"
-
-  static std::string key(std::string_view fn, std::string_view name) { return std::string(fn) + "|" + std::string(name); }
-
-  /// Caller inspection inside `lines` of `fn` (nested defs included when `nested`).
-  Sniff sniffIn(std::string_view fn, LineRange lines, bool nested) const {
-    const auto here = [&](std::string_view f, LineRange l) {
-      return (nested ? inFunction(f, fn) : f == fn) && contains(lines, l);
-    };
-    Sniff s;
-    // Environment and sys.modules lookups count when the name looked up (or compared with)
-    // on the same line names the grader: most environment reads are the author's own knobs.
-    std::vector<LineRange> envLines, moduleLines;
-    const auto note = [&](std::string_view r, LineRange l) {
-      if (isFrameSource(r) && s.how.empty())
-        s.how = std::string(r);
-      if (isSysModules(r))
-        moduleLines.push_back(l);
-      if (isEnvAccess(r))
-        envLines.push_back(l);
-    };
-    for (const py::Call &c : py_.calls)
-      if (here(c.function, c.lines)) {
-        note(c.resolved, c.lines);
-        if (s.how == c.resolved)
-          s.how += "()";
-      }
-    for (const py::NameRef &n : py_.nameRefs)
-      if (here(n.function, n.lines))
-        note(n.resolved, n.lines);
-    const auto near = [](const std::vector<LineRange> &v, LineRange l) {
-      return std::any_of(v.begin(), v.end(), [&](LineRange x) { return overlaps(x, l); });
-    };
-    std::string envWord, moduleWord;
-    for (const py::StringConstant &str : py_.strings) {
-      if (str.docstring || !here(str.function, str.lines))
-        continue;
-      const std::string &v = str.value.value;
-      s.graderString |= hasGraderWord(v);
-      if (s.how.empty() && v.find("/proc/") != std::string::npos &&
-          (v.find("cmdline") != std::string::npos || v.find("comm") != std::string::npos))
-        s.how = "'" + v + "'";
-      if (near(moduleLines, str.lines) && (v == "__main__" || (hasGraderWord(v) && moduleWord.empty())))
-        moduleWord = v;
-      if (near(envLines, str.lines) && envNamesGrader(v) && envWord.empty())
-        envWord = v;
-    }
-    if (s.how.empty() && !moduleWord.empty())
-      s.how = "sys.modules['" + moduleWord + "']";
-    if (s.how.empty() && !envWord.empty()) {
-      s.env = true;
-      s.how = "the environment ('" + envWord + "')";
-    }
-    if (s.how.empty())
-      s.graderString = false;
-    return s;
-  }
-
-  /// Functions calling a caller-dependent helper depend on the caller too (entry points
-  /// excepted: their branches are what gets reported), as do names bound from such code.
-  void propagate() {
-    const std::set<std::string> entries(facts_.kernels.entryPoints.begin(), facts_.kernels.entryPoints.end());
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const py::Assignment &a : py_.assignments) {
-        const std::string k = targetKey(a);
-        if (k.empty() || tainted_.count(k))
-          continue;
-        Sniff s = sniffIn(a.function, a.lines, false);
-        if (!s)
-          s = readsTaint(a.function, a.lines, a.value.text);
-        if (s) {
-          tainted_[k] = s;
-          changed = true;
-        }
-      }
-      for (const py::Function &fn : py_.functions) {
-        if (helpers_.count(fn.qualname) || entries.count(fn.qualname))
-          continue;
-        if (Sniff s = readsTaint(fn.qualname, fn.lines, {}, true)) {
-          helpers_[fn.qualname] = s;
-          changed = true;
-        }
-      }
-    }
-  }
-
-  static std::string targetKey(const py::Assignment &a) {
-    using TK = py::Assignment::TargetKind;
-    if (a.kind == TK::Name)
-      return key(a.function, a.target);
-    if (a.kind == TK::SelfAttribute)
-      return key(classOf(a.function), a.target);
-    return {};
-  }
-
-  /// The stretch calls a caller-dependent helper or reads a caller-dependent name.
-  Sniff readsTaint(std::string_view fn, LineRange lines, std::string_view text, bool nested = false) const {
-    for (const py::Call &c : py_.calls) {
-      if (!(nested ? inFunction(c.function, fn) : c.function == fn) || !contains(lines, c.lines))
-        continue;
-      const std::string callee = scope_.calleeFunction(c.function, c);
-      if (auto it = helpers_.find(callee); it != helpers_.end() && callee != fn) {
-        Sniff s = it->second;
-        s.how = callee + "() (" + s.how + ")";
-        s.helpers.push_back(callee);
-        return s;
-      }
-    }
-    if (!text.empty())
-      return nameTaint(fn, text);
-    return {};
-  }
-
-  Sniff nameTaint(std::string_view fn, std::string_view text) const {
-    for (const auto &[k, s] : tainted_) {
-      const auto bar = k.find('|');
-      const std::string_view owner = std::string_view(k).substr(0, bar), name = std::string_view(k).substr(bar + 1);
-      const bool visible = startsWith(name, "self.") ? (!owner.empty() && owner == classOf(fn))
-                                                     : (owner.empty() || owner == fn);
-      if (visible && (startsWith(name, "self.") ? text.find(name) != std::string_view::npos : mentionsName(text, name))) {
-        Sniff out = s;
-        out.how = std::string(name) + " (" + s.how + ")";
-        return out;
-      }
-    }
-    return {};
-  }
+  semantic::CallerKnowledge caller_;
 
   std::optional<Hit> classify(const py::Branch &b) const {
     Hit h{&b, {}};
-    h.sniff = sniffIn(b.function, b.lines, false);
+    h.sniff = caller_.sniffIn(b.function, b.lines, false);
     if (!h.sniff) {
       for (const std::string &call : b.calls) {
         const std::string callee = scope_.calleeFunction(b.function, call);
-        if (auto it = helpers_.find(callee); it != helpers_.end() && !inFunction(b.function, callee)) {
-          h.sniff = it->second;
-          h.sniff.how = callee + "() (" + it->second.how + ")";
+        if (const CallerSniff *helper = caller_.helper(callee); helper && !inFunction(b.function, callee)) {
+          h.sniff = *helper;
+          h.sniff.how = callee + "() (" + helper->how + ")";
           h.sniff.helpers.push_back(callee);
           break;
         }
       }
     }
     if (!h.sniff)
-      h.sniff = nameTaint(b.function, b.condition);
+      h.sniff = caller_.nameAmong(b.function, b.names);
     if (!h.sniff)
       h.sniff = frameLoop(b);
     if (!h.sniff || onlyLogs(b))
@@ -266,7 +81,7 @@ private:
 
   /// `for f in inspect.stack(): if "benchmark" in f.filename:`: the test names the grader and
   /// the same function walks the frames before it.
-  Sniff frameLoop(const py::Branch &b) const {
+  CallerSniff frameLoop(const py::Branch &b) const {
     if (b.function.empty())
       return {};
     bool grader = false;
@@ -278,7 +93,7 @@ private:
     const py::Function *fn = py_.findFunction(b.function);
     if (!fn)
       return {};
-    Sniff s = sniffIn(b.function, LineRange{fn->lines.begin, b.lines.begin}, false);
+    CallerSniff s = caller_.sniffIn(b.function, LineRange{fn->lines.begin, b.lines.begin}, false);
     if (s && !s.env) {
       s.graderString = true;
       return s;

@@ -4,6 +4,7 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 #include "kbaudit/semantic/graded_scope.h"
+#include "kbaudit/semantic/path_access.h"
 #include "kbaudit/semantic/reference_use.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ bool namesFile(std::string_view s, std::string_view file) {
   return false;
 }
 
-enum class Access { None, Read, Execute, Process, Modify };
+using Access = semantic::PathAccess;
 
 const char *accessVerb(Access a) {
   switch (a) {
@@ -56,47 +57,6 @@ const char *accessVerb(Access a) {
   case Access::None: break;
   }
   return "refers to";
-}
-
-bool isOpenCall(const py::Call &c) { return c.resolved == "open" || c.resolved == "io.open" || c.method == "open"; }
-
-/// What a call does to a path it is given.
-Access accessOf(const py::Call &c) {
-  const std::string_view r = c.resolved, m = c.method;
-  if (isOpenCall(c)) {
-    const py::Argument *mode = c.positionalArg(c.resolved == "open" || c.resolved == "io.open" ? 1 : 0);
-    if (!mode)
-      mode = c.keywordArg("mode");
-    const std::string text = mode && mode->value.string ? mode->value.string->value : "";
-    return text.find_first_of("wax+") != std::string::npos ? Access::Modify : Access::Read;
-  }
-  if (r == "os.system" || startsWith(r, "subprocess.") || r == "os.popen") {
-    std::string cmd;
-    for (const py::Argument &a : c.args)
-      cmd += " " + a.value.text;
-    for (std::string_view edit : {"sed ", "sed'", "sed\"", " > ", ">>", "rm ", "'rm'", "\"rm\"", "cp ", "'cp'",
-                                  "mv ", "'mv'", "tee ", "patch ", "truncate", "perl -pi", "echo "})
-      if (cmd.find(edit) != std::string::npos)
-        return Access::Modify;
-    return Access::Process;
-  }
-  // `Path.replace(target)` renames; `str.replace(old, new)` (two arguments) edits a string value.
-  const bool pathReplace = m == "replace" && c.args.size() == 1;
-  if (m == "write_text" || m == "write_bytes" || m == "unlink" || m == "rename" || pathReplace ||
-      m == "symlink_to" || m == "touch" || startsWith(r, "shutil.") || r == "os.remove" || r == "os.unlink" || r == "os.rename" || r == "os.replace" ||
-      r == "os.symlink" || r == "os.chmod" || r == "os.truncate")
-    return Access::Modify;
-  if (r == "exec" || r == "compile" || r == "eval" || startsWith(r, "runpy.") || r == "__import__" ||
-      r == "importlib.import_module" || startsWith(r, "importlib.util.") || startsWith(r, "importlib.machinery.") ||
-      m == "exec_module" || m == "load_module")
-    return Access::Execute;
-  if (m == "read_text" || m == "read_bytes" || m == "read" || m == "readlines" || m == "exists" || m == "is_file" ||
-      m == "iterdir" || m == "glob" || m == "rglob" || startsWith(r, "glob.") || r == "os.listdir" ||
-      r == "os.scandir" || r == "os.walk" || r == "os.path.exists" || r == "os.path.isfile" ||
-      r == "os.path.getmtime" || (m == "load" && r.find("cpp_extension") == std::string_view::npos) || m == "safe_load" || m == "loadtxt" || r == "linecache.getlines" ||
-      r == "filecmp.cmp")
-    return Access::Read;
-  return Access::None;
 }
 
 struct Finding {
@@ -242,12 +202,12 @@ private:
     bool logged = false;
     Access access = Access::None;
     const py::Call *where = nullptr;
-    for (const py::Call *c : usesOf(s)) {
+    for (const py::Call *c : semantic::callsReceiving(py_, s)) {
       if (isLoggingCall(c->resolved) || isExceptionConstructor(c->resolved)) {
         logged = true;
         continue;
       }
-      const Access a = accessOf(*c);
+      const Access a = semantic::pathAccessOf(*c);
       if (a > access) {
         access = a;
         where = c;
@@ -279,36 +239,6 @@ private:
     add(std::move(f));
   }
 
-  /// Calls the string flows into: the calls of its own statement, and calls that mention a
-  /// name the string (or a path built from it) is bound to.
-  std::vector<const py::Call *> usesOf(const py::StringConstant &s) const {
-    std::vector<const py::Call *> out;
-    for (const py::Call &c : py_.calls)
-      if (c.function == s.function && contains(c.lines, s.lines))
-        out.push_back(&c);
-    std::vector<std::pair<std::string, std::string>> names; // (function, name)
-    for (const py::Assignment &a : py_.assignments)
-      if (a.function == s.function && contains(a.lines, s.lines) && a.kind != py::Assignment::TargetKind::Subscript)
-        names.emplace_back(a.function, a.target);
-    for (size_t i = 0; i < names.size() && i < 16; ++i) {
-      const std::string fn = names[i].first, name = names[i].second;
-      const auto visible = [&](std::string_view f) { return fn.empty() || inFunction(f, fn); };
-      for (const py::Call &c : py_.calls) {
-        if (!visible(c.function))
-          continue;
-        bool mentions = mentionsName(c.receiver, name) || mentionsName(c.callee, name);
-        for (const py::Argument &a : c.args)
-          mentions |= mentionsName(a.value.text, name);
-        if (mentions && std::find(out.begin(), out.end(), &c) == out.end())
-          out.push_back(&c);
-      }
-      for (const py::Assignment &a : py_.assignments)
-        if (visible(a.function) && a.kind == py::Assignment::TargetKind::Name && mentionsName(a.value.text, name) &&
-            std::find_if(names.begin(), names.end(), [&](const auto &p) { return p.second == a.target; }) == names.end())
-          names.emplace_back(a.function, a.target);
-    }
-    return out;
-  }
 };
 
 class Rub002 final : public Check {

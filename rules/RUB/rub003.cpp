@@ -7,6 +7,8 @@
 #include "all_checks.h"
 #include "rub_patch_target.h"
 #include "semantic_names.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/import_time.h"
 #include "kbaudit/semantic/library_write.h"
@@ -169,7 +171,7 @@ private:
   static int paramIndex(const py::Function &fn, const py::Expr &e) {
     if (e.kind != py::ExprKind::Name)
       return -1;
-    const auto it = std::find(fn.params.begin(), fn.params.end(), e.text);
+    const auto it = std::find(fn.params.begin(), fn.params.end(), semantic::rootName(e));
     return it == fn.params.end() ? -1 : static_cast<int>(it - fn.params.begin());
   }
 
@@ -190,7 +192,7 @@ private:
   static bool importedObject(const py::PythonFacts &py, const py::Expr &e) {
     if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
       return false;
-    const std::string_view head = std::string_view(e.text).substr(0, e.text.find('.'));
+    const std::string_view head = semantic::rootName(e);
     return std::any_of(py.imports.begin(), py.imports.end(), [&](const py::Import &i) { return i.boundName == head; });
   }
 

@@ -5,6 +5,8 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 #include "rub_branch_work.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/graded_scope.h"
 
 #include <algorithm>
@@ -28,8 +30,7 @@ struct Counter {
 bool isIncrement(const py::Assignment &a) {
   if (a.op == "+=")
     return true;
-  return a.op == "=" && a.value.kind == py::ExprKind::BinaryOp && startsWith(a.value.text, a.target) &&
-         a.value.text.find('+') != std::string::npos;
+  return a.op == "=" && semantic::stepsFrom(a.value, a.target);
 }
 
 /// Calls that make the first calls different without changing the result: compiling,

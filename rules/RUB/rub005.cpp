@@ -13,6 +13,9 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
+#include "kbaudit/semantic/exact_size_test.h"
+#include "kbaudit/semantic/expr_reads.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -24,121 +27,6 @@ namespace {
 
 using namespace pytext;
 using namespace rub;
-
-/// Sizes below this are head dims, group sizes and tile widths, not problem sizes.
-constexpr long kLargeSize = 512;
-
-/// The outer bracket at s[0] closes at the last character (not `(a) == (b)`).
-bool enclosed(std::string_view s) {
-  if (s.size() < 2 || (s.front() != '(' && s.front() != '[' && s.front() != '{'))
-    return false;
-  int depth = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(' || s[i] == '[' || s[i] == '{')
-      ++depth;
-    else if (s[i] == ')' || s[i] == ']' || s[i] == '}')
-      if (--depth == 0)
-        return i + 1 == s.size();
-  }
-  return false;
-}
-
-std::string_view unwrap(std::string_view s) {
-  s = trim(s);
-  while (enclosed(s))
-    s = trim(s.substr(1, s.size() - 2));
-  return s;
-}
-
-/// The integers of a literal int or a tuple/list/set of them; nullopt for anything else.
-std::optional<std::vector<long>> intLiterals(std::string_view s) {
-  s = unwrap(s);
-  std::vector<long> out;
-  while (!s.empty()) {
-    const size_t comma = s.find(',');
-    std::string_view item = trim(s.substr(0, comma));
-    s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
-    if (item.empty())
-      continue;
-    std::string digits;
-    for (char c : item) {
-      if (c == '_')
-        continue;
-      if (!std::isdigit(static_cast<unsigned char>(c)))
-        return std::nullopt;
-      digits += c;
-    }
-    if (digits.empty() || digits.size() > 12)
-      return std::nullopt;
-    out.push_back(std::stol(digits));
-  }
-  if (out.empty())
-    return std::nullopt;
-  return out;
-}
-
-/// Splits a condition into its `and` / `or` clauses at top level.
-std::vector<std::string_view> clauses(std::string_view cond) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < cond.size(); ++i) {
-    const char c = cond[i];
-    if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      --depth;
-    else if (depth == 0 && c == ' ') {
-      for (std::string_view op : {" and ", " or "})
-        if (cond.substr(i, op.size()) == op) {
-          out.push_back(cond.substr(start, i - start));
-          start = i + op.size();
-          i = start - 1;
-          break;
-        }
-    }
-  }
-  out.push_back(cond.substr(start));
-  return out;
-}
-
-/// `lhs == 4096`, `(M, N) == (4096, 4096)`, `n in (4096, 8192)`: the side that is not the
-/// constant, when the constant holds a large size.
-struct ExactTest {
-  std::string subject;
-  std::string text;
-};
-
-std::optional<ExactTest> exactTest(std::string_view clause) {
-  clause = unwrap(clause);
-  if (startsWith(clause, "not "))
-    clause = unwrap(clause.substr(4));
-  for (std::string_view op : {"==", "!=", " not in ", " in "}) {
-    const size_t at = clause.find(op);
-    if (at == std::string_view::npos)
-      continue;
-    const std::string_view lhs = clause.substr(0, at), rhs = clause.substr(at + op.size());
-    for (auto [constant, subject] : {std::pair{rhs, lhs}, std::pair{lhs, rhs}}) {
-      const std::optional<std::vector<long>> ints = intLiterals(constant);
-      if (!ints || intLiterals(subject))
-        continue;
-      if (std::none_of(ints->begin(), ints->end(), [](long v) { return v >= kLargeSize; }))
-        continue;
-      if (subject.find('%') != std::string_view::npos || subject.find("//") != std::string_view::npos)
-        continue; // alignment arithmetic, not a size
-      return ExactTest{std::string(trim(subject)), std::string(trim(clause))};
-    }
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-bool mentionsShape(std::string_view text) {
-  for (std::string_view s : {".shape", ".size(", ".numel(", "len(", ".ndim", ".dim("})
-    if (text.find(s) != std::string_view::npos)
-      return true;
-  return false;
-}
 
 class Rub005 final : public Check {
 public:
@@ -153,7 +41,7 @@ public:
     for (const py::Branch &b : f.python.branches) {
       if (!reachable.count(b.function) || (b.kind != "if" && b.kind != "elif"))
         continue;
-      std::optional<std::string> gate = exactGate(f, b.condition, b.function);
+      std::optional<std::string> gate = exactGate(f, std::string_view(b.condition), b.function);
       if (!gate)
         for (const std::string &n : b.names)
           if (auto it = decisions.find(scopeKey(b.function, n)); it != decisions.end())
@@ -174,22 +62,11 @@ private:
   /// Whether `subject` (a name, attribute, tuple of them or expression) holds a size:
   /// it reads a shape, or every name in it is a shape-derived local, a parameter of a
   /// helper, or a self attribute set in __init__ (the constructor's size arguments).
-  static bool isSize(const Facts &f, std::string_view subject, const std::string &function) {
-    if (mentionsShape(subject))
+  static bool isSize(const Facts &f, const semantic::ExactSizeTest &t, const std::string &function) {
+    if (t.subjectReadsShape)
       return true;
-    std::string_view s = unwrap(subject);
-    bool any = false;
-    while (!s.empty()) {
-      const size_t comma = s.find(',');
-      const std::string_view item = trim(s.substr(0, comma));
-      s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
-      if (item.empty())
-        continue;
-      if (!sizeName(f, item, function))
-        return false;
-      any = true;
-    }
-    return any;
+    return !t.items.empty() && std::all_of(t.items.begin(), t.items.end(),
+                                           [&](const std::string &item) { return sizeName(f, item, function); });
   }
 
   static bool sizeName(const Facts &f, std::string_view name, const std::string &function) {
@@ -205,17 +82,18 @@ private:
     }
     for (const py::Assignment &a : f.python.assignments)
       if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == name &&
-          (mentionsShape(a.value.text) || a.value.text.find("self.") != std::string::npos))
+          (semantic::readsShape(a.value) || semantic::readsAttributeOf(a.value, "self")))
         return true;
     if (const py::Function *fn = f.python.findFunction(function); fn && fn->name != "forward")
       return std::find(fn->params.begin(), fn->params.end(), name) != fn->params.end();
     return false;
   }
 
-  static std::optional<std::string> exactGate(const Facts &f, std::string_view condition, const std::string &function) {
-    for (std::string_view clause : clauses(condition))
-      if (std::optional<ExactTest> t = exactTest(clause); t && isSize(f, t->subject, function))
-        return t->text;
+  template <typename Condition>
+  static std::optional<std::string> exactGate(const Facts &f, const Condition &condition, const std::string &function) {
+    for (const semantic::ExactSizeTest &t : semantic::exactSizeTests(condition))
+      if (isSize(f, t, function))
+        return t.clause;
     return std::nullopt;
   }
 
@@ -229,7 +107,7 @@ private:
         continue;
       if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
         continue;
-      if (std::optional<std::string> g = exactGate(f, a.value.text, a.function))
+      if (std::optional<std::string> g = exactGate(f, a.value, a.function))
         out.emplace(scopeKey(a.function, a.target), *g);
     }
     return out;

@@ -2,7 +2,7 @@
 // reseeds the global RNG (so the harness's next "random" inputs are known), regenerates the
 // inputs itself (the reference's or its own `get_inputs`, GPU MODE's `generate_input`),
 // replays the harness's random stream and compares its arguments with the replay
-// (rub_replay.*), loads saved tensors from disk, or keeps result tensors keyed by problem
+// (semantic/rng_replay.*), loads saved tensors from disk, or keeps result tensors keyed by problem
 // shape in a literal table.
 //
 // Left alone: seeding at module level, in `__init__` (weights initialised like the
@@ -16,7 +16,9 @@
 #include "rub_branch_work.h"
 #include "rub_replay.h"
 
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/random_draws.h"
+#include "kbaudit/semantic/rng_replay.h"
 
 #include <algorithm>
 #include <set>
@@ -42,7 +44,7 @@ std::string_view leaf(std::string_view qualname) { return lastSegment(qualname);
 /// A dict literal whose keys are tuples of integers (problem shapes) and whose values are
 /// tensors built from literal data.
 bool shapeKeyedResultTable(const py::Expr &v) {
-  return v.kind == py::ExprKind::Dict && semantic::pyexpr::shapeKeyedLiteralTable(v.text);
+  return semantic::shapeKeyedTensorTable(v);
 }
 
 class Rub007 final : public Check {
@@ -55,10 +57,10 @@ public:
       return;
     const std::set<std::string> reachable = reachableFromForward(f);
     for (const py::Call &c : f.python.calls) {
-      const bool inForward = reachable.count(c.function) && !isInitLike(c.function);
-      if (inForward && isGlobalReseed(c.resolved))
+      const bool inForward = reachable.count(c.function) && !semantic::isInitLike(c.function);
+      if (inForward && semantic::isGlobalReseed(c.resolved))
         reportSeed(f, c, sink);
-      else if (inForward && isInputGeneratorCall(c, {}))
+      else if (inForward && semantic::isInputGeneratorCall(c, {}))
         reportRegenerate(f, c, sink);
       else if (tensorLoaders().count(c.resolved))
         reportLoad(c, inForward, sink);

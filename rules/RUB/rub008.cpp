@@ -9,8 +9,12 @@
 
 #include "all_checks.h"
 #include "semantic_names.h"
-#include "rub008_module_state.h"
 #include "rub_branch_work.h"
+
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/module_state.h"
+#include "kbaudit/semantic/state_load.h"
 
 #include <algorithm>
 #include <cctype>
@@ -23,66 +27,12 @@ namespace {
 
 using namespace pytext;
 using namespace rub;
-
-bool isLoadMethod(std::string_view name) { return name == "load_state_dict" || name == "_load_from_state_dict"; }
-
-/// `strict` as passed: the keyword, or the position it has in the method's signature.
-const py::Argument *strictArg(const py::Call &c) {
-  if (const py::Argument *a = c.keywordArg("strict"))
-    return a;
-  return c.positionalArg(c.method == "load_state_dict" ? 1 : 3);
-}
-
-bool isSelfOrSuper(std::string_view receiver) {
-  return receiver == "self" || startsWith(receiver, "super(") || receiver == "torch.nn.Module" ||
-         receiver == "nn.Module" || receiver == "Module";
-}
-
-/// Names under which a module's __init__ registers state: `self.w = nn.Parameter(...)`,
-/// `self.register_buffer("w", ...)`, `self.lin = nn.Linear(...)` (a submodule prefix).
-std::set<std::string> stateNames(const py::PythonFacts &facts, const std::string &init) {
-  std::set<std::string> out;
-  for (const py::Assignment &a : facts.assignments) {
-    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute || a.value.kind != py::ExprKind::Call)
-      continue;
-    const std::string_view callee = a.value.resolved;
-    const std::string_view last = lastSegment(callee);
-    const bool parameter = last == "Parameter";
-    // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
-    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
-                           std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
-    if (parameter || (submodule && !builtWithoutState(facts, init, a.target.substr(5))))
-      out.insert(a.target.substr(5));
-  }
-  for (const py::Call &c : facts.calls)
-    if (c.function == init && c.receiver == "self" && (c.method == "register_buffer" || c.method == "register_parameter"))
-      if (const py::Argument *name = c.positionalArg(0); name && name->value.string && name->value.string->complete) {
-        // Non-persistent buffers are not in the state dict.
-        const py::Argument *persistent = c.keywordArg("persistent");
-        if (!persistent)
-          persistent = c.positionalArg(2);
-        if (persistent && staticTruth(facts, persistent->value) == false)
-          continue;
-        out.insert(name->value.string->value);
-      }
-  return out;
-}
-
-/// Every name the solution could register state under, anywhere in the file.
-std::set<std::string> solutionNames(const py::PythonFacts &facts) {
-  std::set<std::string> out;
-  for (const py::Assignment &a : facts.assignments)
-    if (a.kind == py::Assignment::TargetKind::SelfAttribute)
-      out.insert(a.target.substr(5));
-    else if (a.op == "setattr" || a.kind == py::Assignment::TargetKind::Attribute)
-      out.insert(std::string(lastSegment(a.target)));
-  for (const py::Call &c : facts.calls)
-    if (c.method == "register_buffer" || c.method == "register_parameter" || c.method == "add_module" ||
-        c.method == "register_module")
-      if (const py::Argument *name = c.positionalArg(0); name && name->value.string)
-        out.insert(name->value.string->value);
-  return out;
-}
+using semantic::anyStateName;
+using semantic::constantBuffers;
+using semantic::constantInitState;
+using semantic::DroppedModuleState;
+using semantic::droppedModuleState;
+using semantic::registeredState;
 
 const py::Class *modelClass(const Facts &f) {
   for (const std::string &entry : f.kernels.entryPoints)
@@ -105,7 +55,7 @@ public:
                                     std::string(problems::weightSharingName(ctx.problem->weights)) +
                                     "), so overriding or loosening the load changes nothing it checks");
       for (const py::Function &fn : py.functions)
-        if (!fn.className.empty() && isLoadMethod(fn.name))
+        if (!fn.className.empty() && semantic::isLoadMethod(fn.name))
           checkOverride(py, fn, "", lowered);
       if (ctx.problem->weights == problems::WeightSharing::SameSeed)
         sameSeed(ctx, sink);
@@ -114,12 +64,12 @@ public:
     const std::string renamed = renamedState(ctx);
     bool lenient = false;
     for (const py::Function &fn : py.functions)
-      if (!fn.className.empty() && isLoadMethod(fn.name))
+      if (!fn.className.empty() && semantic::isLoadMethod(fn.name))
         lenient |= checkOverride(py, fn, renamed, sink);
     for (const py::Call &c : py.calls) {
-      if (c.method != "load_state_dict" || !isSelfOrSuper(c.receiver) || isLoadMethod(lastSegment(c.function)))
+      if (c.method != "load_state_dict" || !semantic::isSelfOrSuper(c.receiver) || semantic::isLoadMethod(lastSegment(c.function)))
         continue;
-      const py::Argument *strict = strictArg(c);
+      const py::Argument *strict = semantic::strictArg(c);
       if (strict && staticTruth(py, strict->value) == false) {
         report(sink, c.lines, "loads its own weights with " + c.callee + "(..., strict=False)", renamed);
         lenient = true;
@@ -204,9 +154,9 @@ private:
         dropped.push_back(n);
     if (!dropped.empty()) {
       // State of its own the reference lacks may be the same constants under new names.
-      const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
+      const std::set<std::string> wanted = registeredState(ref.facts, ref.modelClass + ".__init__");
       bool extra = false;
-      for (const std::string &n : stateNames(ctx.facts.python, cls->name + ".__init__"))
+      for (const std::string &n : registeredState(ctx.facts.python, cls->name + ".__init__"))
         extra |= !wanted.count(n);
       std::string names;
       for (size_t i = 0; i < dropped.size() && i < 4; ++i)
@@ -246,8 +196,8 @@ private:
     if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->reference.modelClass.empty())
       return missing;
     const problems::ReferenceSummary &ref = ctx.problem->reference;
-    const std::set<std::string> have = solutionNames(ctx.facts.python);
-    for (const std::string &n : stateNames(ref.facts, ref.modelClass + ".__init__"))
+    const std::set<std::string> have = anyStateName(ctx.facts.python);
+    for (const std::string &n : registeredState(ref.facts, ref.modelClass + ".__init__"))
       if (!have.count(n))
         missing.push_back(n);
     return missing;
@@ -292,7 +242,7 @@ private:
     if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->reference.modelClass.empty())
       return "";
     const problems::ReferenceSummary &ref = ctx.problem->reference;
-    const std::set<std::string> wanted = stateNames(ref.facts, ref.modelClass + ".__init__");
+    const std::set<std::string> wanted = registeredState(ref.facts, ref.modelClass + ".__init__");
     const std::vector<std::string> missing = missingState(ctx);
     if (missing.empty())
       return "";
@@ -302,7 +252,7 @@ private:
     if (!cls)
       return "";
     bool extra = false;
-    for (const std::string &n : stateNames(ctx.facts.python, cls->name + ".__init__"))
+    for (const std::string &n : registeredState(ctx.facts.python, cls->name + ".__init__"))
       extra |= !wanted.count(n);
     if (!extra)
       return "";
@@ -315,50 +265,10 @@ private:
   /// Reports and returns true when the override makes loading lenient.
   static bool checkOverride(const py::PythonFacts &py, const py::Function &fn, const std::string &renamed,
                             FindingSink &sink) {
-    // Parameters after self: load_state_dict(state_dict, strict, assign);
-    // _load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
-    // unexpected_keys, error_msgs).
-    std::vector<std::string> params = fn.params;
-    if (!params.empty() && params.front() == "self")
-      params.erase(params.begin());
-    const std::string stateDict = params.empty() ? "" : params.front();
-    std::set<std::string> reports;
-    if (fn.name == "_load_from_state_dict")
-      for (size_t i = 4; i < params.size() && i < 7; ++i)
-        reports.insert(params[i]);
-
-    bool forwards = false, readsState = false;
-    for (const py::Call &c : py.calls) {
-      if (c.function != fn.qualname)
-        continue;
-      if (isLoadMethod(c.method) && isSelfOrSuper(c.receiver)) {
-        forwards = true;
-        if (const py::Argument *strict = strictArg(c); strict && staticTruth(py, strict->value) == false) {
-          report(sink, c.lines, "overrides " + fn.name + " and passes strict=False to " + c.callee + "()", renamed);
-          return true;
-        }
-      }
-      if (reports.count(c.receiver) && (c.method == "clear" || c.method == "remove" || c.method == "pop")) {
-        report(sink, c.lines, "overrides " + fn.name + " and discards the " + c.receiver + " report", renamed);
-        return true;
-      }
-      std::string text = c.callee;
-      for (const py::Argument &a : c.args)
-        text += " " + a.value.text;
-      if (!stateDict.empty() && (mentionsName(text, stateDict) || text.find("*args") != std::string::npos))
-        readsState = true;
-    }
-    for (const py::Assignment &a : py.assignments)
-      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Subscript &&
-          a.target.find("strict") != std::string::npos && staticTruth(py, a.value) == false) {
-        report(sink, a.lines, "overrides " + fn.name + " and sets strict=False in its arguments", renamed);
-        return true;
-      }
-    if (forwards || readsState || stateDict.empty())
-      return false;
-    report(sink, {fn.lines.begin, fn.lines.begin}, "overrides " + fn.name + " without loading the state dict it is given",
-           renamed);
-    return true;
+    const std::optional<semantic::LenientLoad> l = semantic::lenientLoadOverride(py, fn);
+    if (l)
+      report(sink, l->lines, l->how, renamed);
+    return l.has_value();
   }
 };
 

@@ -4,13 +4,15 @@
 // back as its result. Branching on who the caller is belongs to RUB001.
 
 #include "all_checks.h"
-#include "rub_interp_reach.h"
 #include "semantic_names.h"
+
+#include "kbaudit/semantic/interpreter_reach.h"
 
 namespace kbaudit::rules {
 namespace {
 
 using namespace pytext;
+namespace interp = semantic::interp;
 using interp::InterpreterReach;
 
 class Rub010 final : public Check {

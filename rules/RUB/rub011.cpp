@@ -7,6 +7,9 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -29,16 +32,6 @@ constexpr std::array<std::string_view, 8> kMutatingApi = {"Set", "Del", "Modifie
 
 template <std::size_t N> bool among(const std::array<std::string_view, N> &set, std::string_view s) {
   return std::find(set.begin(), set.end(), s) != set.end();
-}
-
-std::string rootName(std::string_view text) {
-  text = trim(text);
-  std::size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
-  if (n == 0 || (n < text.size() && text[n] == '('))
-    return {};
-  return std::string(text.substr(0, n));
 }
 
 /// A typed view over an address: `c_int.from_address(a)`, `ctypes.cast(a, POINTER(T))`,
@@ -83,7 +76,7 @@ private:
 
   /// A name bound (in `fn` or at module level) to a loaded library or the interpreter's API.
   bool libraryHandle(const std::string &fn, std::string_view expr) const {
-    const std::string root = rootName(expr);
+    const std::string root = semantic::storageRoot(expr);
     if (startsWith(expr, "ctypes.pythonapi") || startsWith(expr, "ctypes.cdll.") || startsWith(expr, "ctypes.CDLL("))
       return true;
     for (const py::Assignment &a : py_.assignments)
@@ -113,7 +106,7 @@ private:
     if (depth < 4)
       for (const py::Assignment &a : py_.assignments)
         if (a.kind == py::Assignment::TargetKind::Name && (a.function == fn || a.function.empty()) &&
-            !contains(a.lines, e.lines) && mentionsName(e.text, a.target))
+            !contains(a.lines, e.lines) && semantic::reads(e, a.target))
           best = std::max(best, addressOf(a.function, a.value, depth + 1));
     return best;
   }
@@ -151,7 +144,7 @@ private:
     if (c.method == "mprotect") {
       const py::Argument *prot = c.positionalArg(2);
       const bool writable = prot && ((prot->value.number && (static_cast<long>(*prot->value.number) & 2)) ||
-                                     prot->value.text.find("PROT_WRITE") != std::string::npos);
+                                     semantic::readsSegment(prot->value, "PROT_WRITE"));
       report(c.function, c.lines, "`" + c.callee + "`",
              writable ? "makes memory pages writable (code or read-only data can then be patched)"
                       : "changes the protection of memory pages",
@@ -174,9 +167,9 @@ private:
     if (mode && mode->value.string)
       write = mode->value.string->value.find_first_of("wa+") != std::string::npos;
     if (mode && c.resolved == "os.open")
-      write = mode->value.text.find("O_RDWR") != std::string::npos || mode->value.text.find("O_WRONLY") != std::string::npos;
+      write = semantic::readsSegment(mode->value, "O_RDWR") || semantic::readsSegment(mode->value, "O_WRONLY");
     // An f-string path (`f"/proc/{pid}/mem"`) is quoted as written.
-    const std::string shown = path->value.string->complete ? "'" + p + "'" : path->value.text;
+    const std::string shown = path->value.string->complete ? "'" + p + "'" : semantic::quote(path->value);
     report(c.function, c.lines, "`" + c.resolved + "(" + shown + ")`",
            write ? "opens the process's own memory for writing" : "opens the process's own memory", write);
   }
@@ -193,7 +186,7 @@ private:
       if (c.function == a.function && overlaps(c.lines, a.lines) && isView(c) &&
           startsWith(a.resolved, c.resolved + "("))
         view = &c;
-    const std::string root = rootName(a.target);
+    const std::string root = semantic::storageRoot(a.target);
     if (!view && !root.empty()) // or through a name bound to the view
       for (const py::Assignment &b : py_.assignments)
         if (b.kind == TK::Name && b.target == root && (b.function == a.function || b.function.empty()))

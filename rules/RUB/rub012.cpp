@@ -4,10 +4,12 @@
 
 #include "all_checks.h"
 #include "rub_process_site.h"
-#include "rub_channel_write.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/channel_write.h"
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/process_values.h"
 
 #include <algorithm>
@@ -41,7 +43,7 @@ bool standardStream(const Descriptor &d) {
 std::string describe(const Descriptor &d, const py::Expr &e) {
   switch (d.source) {
   case DescriptorSource::Environment:
-    return "descriptor `" + e.text + "`, a number the environment hands down";
+    return "descriptor `" + semantic::quote(e) + "`, a number the environment hands down";
   case DescriptorSource::Stdout:
     return "the process's stdout descriptor";
   case DescriptorSource::Stderr:
@@ -106,7 +108,7 @@ private:
     } else if (d.source == DescriptorSource::Literal && d.number >= 3) {
       sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes to " + describe(d, fd->value),
                    "the file also opens descriptors of its own, which may carry that number", false);
-    } else if (standardStream(d) && data && rub::readsAsVerdict(py, data->value, c.function)) {
+    } else if (standardStream(d) && data && semantic::readsAsVerdict(py, data->value, c.function)) {
       sites.report(sink, c.function, c.lines,
                    "`" + c.callee + "` writes a verdict straight onto " + describe(d, fd->value), "", true);
       remember(sites, c, decisiveIn);
@@ -115,11 +117,11 @@ private:
 
   static void fileOpen(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
                        bool opensDescriptors, FindingSink &sink, std::vector<const py::Call *> &decisiveIn) {
-    const rub::Opened o = rub::openedTarget(py, c);
+    const semantic::Opened o = semantic::openedTarget(py, c);
     if (!o.writes)
       return;
-    const std::vector<std::string> written = rub::textWrittenThrough(py, c);
-    const bool verdict = rub::anyVerdict(written);
+    const std::vector<std::string> written = semantic::textWrittenThrough(py, c);
+    const bool verdict = semantic::anyVerdict(written);
     if (o.descriptor) {
       const Descriptor &d = *o.descriptor;
       if (inherited(d, opensDescriptors)) {
@@ -135,7 +137,7 @@ private:
     }
     if (!o.path)
       return;
-    const rub::ResultFile f = rub::judgeResultFile(*o.path, verdict);
+    const semantic::ResultFile f = semantic::judgeResultFile(*o.path, verdict);
     if (!f.report)
       return;
     sites.report(sink, c.function, c.lines, "`" + c.callee + "` writes " + f.what, f.note, f.decisive);
@@ -174,9 +176,10 @@ private:
   /// `os.dup2(src, ...)` whose source is a copy saved with os.dup.
   static bool savedCopy(const py::PythonFacts &py, const py::Call &c) {
     const py::Argument *src = c.positionalArg(0);
-    if (!src || (src->value.kind != py::ExprKind::Name && src->value.kind != py::ExprKind::Attribute))
+    const std::string_view name = src ? semantic::dottedName(src->value) : std::string_view();
+    if (name.empty())
       return false;
-    const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, src->value.text, c.function);
+    const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, name, c.function);
     return !defs.empty() && std::all_of(defs.begin(), defs.end(), [](const py::Assignment *a) {
       return a->value.kind == py::ExprKind::Call && a->value.resolved == "os.dup";
     });
@@ -194,7 +197,7 @@ private:
       success = c.resolved != "os._exit"; // sys.exit() and SystemExit() mean status 0
     } else {
       const py::Expr &v = semantic::bindingOf(py, status->value);
-      if (v.kind == py::ExprKind::None || (v.kind == py::ExprKind::Bool && v.text == "False"))
+      if (v.kind == py::ExprKind::None || (v.kind == py::ExprKind::Bool && semantic::staticTruth(py, v) == false))
         success = true;
       else if (v.number)
         success = *v.number == 0.0;
@@ -204,7 +207,7 @@ private:
     if (success == false)
       return; // a failing exit is reported by the harness as a failure
     if (!success) {
-      sites.report(sink, c.function, c.lines, "`" + c.callee + "` ends the process with status `" + status->value.text + "`",
+      sites.report(sink, c.function, c.lines, "`" + c.callee + "` ends the process with status `" + semantic::quote(status->value) + "`",
                    "the status is not known statically", false);
       return;
     }
@@ -227,7 +230,7 @@ private:
     for (const py::Assignment &b : py.assignments)
       if (b.resolved == a.resolved && &b != &a && restores(py, b, stream))
         restored = true;
-    sites.report(sink, a.function, a.lines, "`" + a.target + "` is replaced by `" + a.value.text + "`",
+    sites.report(sink, a.function, a.lines, "`" + a.target + "` is replaced by `" + semantic::quote(a.value) + "`",
                  restored ? "the original is put back in the file, as around a noisy step"
                           : "never put back: what the harness prints afterwards passes through the replacement",
                  !restored);

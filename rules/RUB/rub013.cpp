@@ -7,22 +7,17 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/process_values.h"
+#include "kbaudit/semantic/signal_handlers.h"
 
 #include <algorithm>
-#include <map>
 
 namespace kbaudit::rules {
 namespace {
 
 using namespace pytext;
-using semantic::scope::inFunction;
 
-// Signals a harness bounds or aborts a run with (time limits, watchdogs, crashes), by number
-// on Linux for code that writes them as integers.
-const std::map<std::string_view, int> kLimitSignals = {
-    {"SIGALRM", 14}, {"SIGVTALRM", 26}, {"SIGPROF", 27}, {"SIGTERM", 15}, {"SIGINT", 2},  {"SIGXCPU", 24},
-    {"SIGXFSZ", 25}, {"SIGSEGV", 11},   {"SIGBUS", 7},   {"SIGABRT", 6},  {"SIGHUP", 1}, {"SIGQUIT", 3}};
 // Limits a harness sets on time and memory: raising them lets the run outlast or outgrow them.
 constexpr std::string_view kHarnessLimits[] = {"RLIMIT_CPU",  "RLIMIT_AS",    "RLIMIT_DATA",   "RLIMIT_RSS",
                                                "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_RTTIME", "RLIMIT_MEMLOCK"};
@@ -36,36 +31,11 @@ template <std::size_t N> bool among(const std::string_view (&set)[N], std::strin
   return std::find(std::begin(set), std::end(set), s) != std::end(set);
 }
 
-/// "SIGALRM" for `signal.SIGALRM`, `signal.Signals.SIGALRM`, 14 or a name bound to one; "" otherwise.
-std::string limitSignal(const py::PythonFacts &py, const py::Expr &e) {
-  const py::Expr &v = semantic::bindingOf(py, e);
-  if (v.number)
-    for (const auto &[name, number] : kLimitSignals)
-      if (*v.number == number)
-        return std::string(name);
-  const std::string_view last = lastSegment(v.resolved.empty() ? v.text : v.resolved);
-  return kLimitSignals.count(last) ? std::string(last) : std::string();
-}
-
-std::vector<std::string> limitSignalsIn(const py::PythonFacts &py, const py::Expr &e) {
-  std::vector<std::string> out;
-  const py::Expr &v = semantic::bindingOf(py, e);
-  for (const py::Expr &el : v.elements)
-    if (std::string s = limitSignal(py, el); !s.empty())
-      out.push_back(s);
-  return out;
-}
-
 std::string joined(const std::vector<std::string> &names) {
   std::string out;
   for (const std::string &n : names)
     out += (out.empty() ? "" : ", ") + n;
   return out;
-}
-
-bool isExitLike(std::string_view r) {
-  return r == "sys.exit" || r == "os._exit" || r == "os.abort" || r == "os.kill" || r == "signal.raise_signal" ||
-         r == "exit" || r == "quit";
 }
 
 class Rub013 final : public Check {
@@ -100,62 +70,28 @@ private:
     const py::Argument *h = c.positionalArg(1);
     if (!sig || !h)
       return;
-    const std::string name = limitSignal(py, sig->value);
+    const std::string name = semantic::harnessSignal(py, sig->value);
     if (name.empty())
       return;
     const py::Expr &v = h->value;
     const std::string_view last = lastSegment(v.resolved);
-    if (last == "SIG_DFL" || v.resolved == "signal.default_int_handler" || restoresHandler(py, v, c.function))
+    if (last == "SIG_DFL" || v.resolved == "signal.default_int_handler" || semantic::restoresHandler(py, v, c.function))
       return; // the default or a saved handler put back
     if (last == "SIG_IGN") {
       sites.report(sink, c.function, c.lines, "`" + name + "` is ignored: the harness can no longer stop the run with it",
                    "", true);
       return;
     }
-    const std::optional<bool> swallows = swallowsSignal(py, sites, v, c.function);
+    const std::optional<bool> swallows = semantic::handlerSwallows(py, sites.graded(), v, c);
     if (swallows == true) {
       sites.report(sink, c.function, c.lines,
-                   "`" + name + "` gets a handler (`" + v.text + "`) that returns without raising or exiting", "", true);
+                   "`" + name + "` gets a handler (`" + semantic::quote(v) + "`) that returns without raising or exiting", "", true);
       return;
     }
-    sites.report(sink, c.function, c.lines, "`" + name + "` gets the solution's own handler (`" + v.text + "`)",
+    sites.report(sink, c.function, c.lines, "`" + name + "` gets the solution's own handler (`" + semantic::quote(v) + "`)",
                  swallows == false ? "the handler raises or exits, as an own timeout does, but it replaces the harness's"
                                    : "what the handler does is not known statically",
                  false);
-  }
-
-  static bool restoresHandler(const py::PythonFacts &py, const py::Expr &v, const std::string &function) {
-    return semantic::readsBackSetting(py, v, function, "", "signal.getsignal") ||
-           semantic::readsBackSetting(py, v, function, "", "signal.signal");
-  }
-
-  /// True when the handler returns normally (so the signal does nothing), false when it raises
-  /// or exits, nullopt when the facts cannot tell.
-  static std::optional<bool> swallowsSignal(const py::PythonFacts &py, const rub::ProcessSites &sites,
-                                            const py::Expr &v, const std::string &from) {
-    if (v.kind == py::ExprKind::Lambda) {
-      for (const py::Call &c : py.calls)
-        if (c.function == from && v.lines.begin <= c.lines.begin && c.lines.end <= v.lines.end &&
-            v.text.find(c.callee) != std::string::npos)
-          return false; // the lambda calls something (an exit, the previous handler): not a plain swallow
-      return true;
-    }
-    const std::string fn = sites.graded().calleeFunction(from, v.resolved.empty() ? v.text : v.resolved);
-    if (fn.empty())
-      return std::nullopt;
-    for (const py::Raise &r : py.raises)
-      if (inFunction(r.function, fn))
-        return false;
-    bool callsOwnCode = false;
-    for (const py::Call &c : py.calls) {
-      if (!inFunction(c.function, fn))
-        continue;
-      if (isExitLike(c.resolved))
-        return false;
-      callsOwnCode = callsOwnCode || !sites.graded().calleeFunction(c.function, c).empty();
-    }
-    // A helper of the file's own may raise on the handler's behalf.
-    return callsOwnCode ? std::nullopt : std::optional<bool>(true);
   }
 
   static std::optional<double> seconds(const py::PythonFacts &py, const py::Call &c) {
@@ -191,7 +127,7 @@ private:
     const py::Argument *mask = c.positionalArg(1);
     if (!how || !mask || lastSegment(how->value.resolved) == "SIG_UNBLOCK")
       return;
-    const std::vector<std::string> blocked = limitSignalsIn(py, mask->value);
+    const std::vector<std::string> blocked = semantic::harnessSignalsIn(py, mask->value);
     const bool all = mask->value.resolved == "signal.valid_signals";
     if (blocked.empty() && !all)
       return;
@@ -231,7 +167,7 @@ private:
         raises = true;
     const bool harness = among(kHarnessLimits, limit);
     sites.report(sink, c.function, c.lines,
-                 "`" + c.callee + "` sets `" + (limit.empty() ? res->value.text : limit) + "`" +
+                 "`" + c.callee + "` sets `" + (limit.empty() ? semantic::quote(res->value) : limit) + "`" +
                      (raises ? " to the hard limit or infinity" : ""),
                  harness && raises ? "" : harness ? "the new value is not known to be higher than the harness's"
                                                   : "a limit the harness does not bound a run with",
@@ -241,7 +177,7 @@ private:
   static void faultRegister(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
                             FindingSink &sink) {
     const py::Argument *sig = c.positionalArg(0);
-    const std::string name = sig ? limitSignal(py, sig->value) : std::string();
+    const std::string name = sig ? semantic::harnessSignal(py, sig->value) : std::string();
     if (name.empty())
       return;
     const py::Argument *chain = c.keywordArg("chain");

@@ -1,10 +1,7 @@
 #pragma once
 
-// RUB007's RNG-replay reading. A harness draws its inputs from a seeded random stream (the
-// problem's `get_inputs` / `generate_input` after `torch.manual_seed`, or a seeded
-// `torch.Generator`); a solution that reseeds or restores the RNG and draws again holds the
-// same tensors the harness will pass (or has passed), and can compare its arguments with them
-// or answer from outputs computed ahead of time.
+// RUB007's report of RNG replays (semantic::rngReplays): values drawn after a reseed, or by the
+// problem's input generator, that forward compares with its arguments or returns results of.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/problems/problem_context.h"
@@ -12,32 +9,12 @@
 
 #include <set>
 #include <string>
-#include <string_view>
 
 namespace kbaudit::rules::rub {
 
-/// A call that reseeds or restores a global random stream (`torch.manual_seed`,
-/// `torch.cuda.manual_seed_all`, `torch.set_rng_state`, `numpy.random.seed`,
-/// `torch.default_generator.manual_seed`, ...).
-bool isGlobalReseed(std::string_view resolved);
-
-/// Functions whose seeding is the harness's or the weights' business: `__init__`,
-/// `get_inputs`, `get_init_inputs`, `reset_parameters`, `init_weights`.
-bool isInitLike(std::string_view qualname);
-
-/// The problem's input generator called: `get_inputs` / `generate_input` under any
-/// receiver, or a public module-level function of the problem's reference that draws random
-/// tensors (`init_state`, `make_inputs`), named in `referenceGenerators`.
-bool isInputGeneratorCall(const py::Call &c, const std::set<std::string> &referenceGenerators);
-
-/// Public module-level functions of the problem's reference that draw random tensors.
-std::set<std::string> referenceInputGenerators(const problems::ProblemContext *problem);
-
-/// Reports replays of the harness's random inputs: values drawn after a reseed (or returned
-/// by the input generator) that forward compares with its own arguments or returns results
-/// of (decisive), and the input generator run at import right after a reseed (review).
-/// `reachable`: the functions the entry point reaches. Sources the regenerate check already
-/// reports (the generator called on forward's path) are not reported again.
+/// Reports the replays semantic::rngReplays finds (decisive ones at the rule's confidence, the
+/// import-time generator run after a reseed as low). `reachable`: the functions the entry
+/// point reaches.
 void reportRngReplay(const CheckContext &ctx, const std::set<std::string> &reachable, FindingSink &sink);
 
 } // namespace kbaudit::rules::rub

@@ -1,8 +1,7 @@
 #pragma once
 
-// RUB008's reading of module state under a lenient grader.
-//
-// A torch.nn submodule the solution builds under the
+// The state a torch.nn module registers (its state-dict names), for RUB008's reading of a
+// lenient load. And a torch.nn submodule the solution builds under the
 // reference's name and class, but with a constructor flag that leaves out state the
 // reference's module has (`nn.LayerNorm(d, elementwise_affine=False)`,
 // `nn.BatchNorm2d(c, affine=False)`, `track_running_stats=False`, `bias=False`). The names
@@ -16,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 
 struct DroppedModuleState {
   std::string name;               ///< the submodule's attribute ("ln")
@@ -29,7 +28,7 @@ struct DroppedModuleState {
   /// The dropped state is constant when freshly initialised (a normalisation module's affine
   /// parameters and statistics), unlike a Linear or convolution bias, which is random.
   bool constantInit = false;
-  LineRange lines;                ///< the solution's constructor call
+  LineRange lines; ///< the solution's constructor call
 };
 
 /// A torch.nn class (resolved, "torch.nn.Dropout") that registers no parameters and no
@@ -62,4 +61,13 @@ std::set<std::string> constantInitState(const py::PythonFacts &facts, const std:
 std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &reference, const std::string &refInit,
                                                    const py::PythonFacts &solution, const std::string &solInit);
 
-} // namespace kbaudit::rules::rub
+/// Names under which `init` (a module's __init__) registers state: `self.w = nn.Parameter(...)`,
+/// `self.register_buffer("w", ...)` (persistent ones only), `self.lin = nn.Linear(...)` (a
+/// submodule prefix; stateless modules and normalisations built without state left out).
+std::set<std::string> registeredState(const py::PythonFacts &facts, const std::string &init);
+
+/// Every name the file could register state under, anywhere: self attributes, attributes set
+/// on other objects or with setattr, and register_buffer/register_parameter/add_module names.
+std::set<std::string> anyStateName(const py::PythonFacts &facts);
+
+} // namespace kbaudit::semantic

@@ -1,35 +1,31 @@
-#include "rub_channel_write.h"
+#include "kbaudit/semantic/channel_write.h"
 
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 
-using namespace semantic::pytext;
-using semantic::Descriptor;
-using semantic::DescriptorSource;
-using semantic::scope::inFunction;
-using semantic::scope::lower;
+using namespace pytext;
+using scope::inFunction;
+using scope::lower;
 
 namespace {
 
 // How a harness words a verdict or a measurement it reports.
-constexpr std::string_view kVerdictWords[] = {"pass",        "passed",  "success", "successful", "succeeded",
-                                              "correct",     "correctness", "verdict", "speedup", "score",
-                                              "accepted"};
+constexpr std::string_view kVerdictWords[] = {"pass",        "passed",  "success", "successful", "succeeded", "correct",
+                                              "correctness", "verdict", "speedup", "score",      "accepted"};
 // What a harness calls the file it collects results in (substrings of the file name).
-constexpr std::string_view kResultNames[] = {"result", "verdict", "score", "eval", "report", "metric", "grade",
-                                             "status", "bench"};
+constexpr std::string_view kResultNames[] = {"result", "verdict", "score",  "eval", "report",
+                                             "metric", "grade",   "status", "bench"};
 // Path pieces that put a file in the solution's own cache, temporary or build place.
 constexpr std::string_view kOwnPlaces[] = {"cache", "build", "tmp", "temp", "torch_extensions", ".triton"};
 
-bool writingMode(std::string_view mode) {
-  return mode.find_first_of("wax+") != std::string_view::npos;
-}
+bool writingMode(std::string_view mode) { return mode.find_first_of("wax+") != std::string_view::npos; }
 
 const py::Argument *arg(const py::Call &c, unsigned position, std::string_view keyword) {
   if (const py::Argument *a = c.keywordArg(keyword))
@@ -46,7 +42,8 @@ std::optional<Descriptor> devicePath(std::string_view p) {
   for (std::string_view prefix : {"/proc/self/fd/", "/dev/fd/", "/proc/thread-self/fd/"})
     if (startsWith(p, prefix)) {
       const std::string_view n = p.substr(prefix.size());
-      if (n.empty() || !std::all_of(n.begin(), n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      if (n.empty() ||
+          !std::all_of(n.begin(), n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
         return std::nullopt;
       return Descriptor{DescriptorSource::Literal, std::stol(std::string(n))};
     }
@@ -62,10 +59,11 @@ bool numeric(const py::PythonFacts &py, const py::Expr &e, const std::string &fu
     return true;
   if (e.kind == py::ExprKind::Call)
     return e.resolved == "int" || e.resolved == "operator.index" || endsWith(e.resolved, ".fileno") ||
-           semantic::opensDescriptor(e.resolved);
-  if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
+           opensDescriptor(e.resolved);
+  const std::string_view name = dottedName(e);
+  if (name.empty())
     return false;
-  const std::vector<const py::Assignment *> defs = semantic::bindingsOf(py, e.text, function);
+  const std::vector<const py::Assignment *> defs = bindingsOf(py, name, function);
   return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](const py::Assignment *a) {
     return numeric(py, a->value, a->function, depth + 1);
   });
@@ -87,7 +85,7 @@ void textAt(const py::PythonFacts &py, const py::Expr &e, const std::string &fun
   if (e.string)
     out.push_back(e.string->value);
   if (e.kind == py::ExprKind::Name || e.kind == py::ExprKind::Attribute) {
-    for (const py::Assignment *a : semantic::bindingsOf(py, e.text, function))
+    for (const py::Assignment *a : bindingsOf(py, dottedName(e), function))
       textAt(py, a->value, a->function, depth + 1, out);
     return;
   }
@@ -123,9 +121,9 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
     // `Path(p).write_text(...)` or `p.write_text(...)` with `p = Path(...)`.
     const std::string &r = c.receiver;
     if (r.empty() || r.find('(') == std::string::npos) {
-      for (const py::Assignment *a : semantic::bindingsOf(py, r, c.function)) {
+      for (const py::Assignment *a : bindingsOf(py, r, c.function)) {
         o.what = a->value;
-        o.path = semantic::pathPartsOf(py, a->value, a->function);
+        o.path = pathPartsOf(py, a->value, a->function);
       }
       return o;
     }
@@ -134,7 +132,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
       if (inner.function == c.function && inner.lines.begin == c.lines.begin && inner.callee == callee)
         if (const py::Argument *p = inner.positionalArg(0)) {
           o.what = p->value;
-          o.path = semantic::pathPartsOf(py, p->value, c.function);
+          o.path = pathPartsOf(py, p->value, c.function);
         }
     return o;
   }
@@ -146,7 +144,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
   o.writes = mode && mode->value.string && writingMode(mode->value.string->value);
   o.what = target->value;
   if (!target->value.string) {
-    const Descriptor d = semantic::descriptorOf(py, target->value, c.function);
+    const Descriptor d = descriptorOf(py, target->value, c.function);
     if (fdopen || (d.source != DescriptorSource::Unknown && numeric(py, target->value, c.function, 0))) {
       o.descriptor = d;
       return o;
@@ -155,7 +153,7 @@ Opened openedTarget(const py::PythonFacts &py, const py::Call &c) {
     o.descriptor = d;
     return o;
   }
-  o.path = semantic::pathPartsOf(py, target->value, c.function);
+  o.path = pathPartsOf(py, target->value, c.function);
   return o;
 }
 
@@ -191,12 +189,13 @@ std::vector<std::string> textWrittenThrough(const py::PythonFacts &py, const py:
     if (handle.empty())
       continue;
     const std::string_view last = lastSegment(w.resolved);
-    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) && w.positionalArg(1)->value.text == handle) {
+    if ((last == "dump" || last == "safe_dump") && w.positionalArg(1) &&
+        dottedName(w.positionalArg(1)->value) == handle) {
       add(w.positionalArg(0)->value, w.function);
       continue;
     }
     if (w.resolved == "print")
-      if (const py::Argument *file = w.keywordArg("file"); file && file->value.text == handle)
+      if (const py::Argument *file = w.keywordArg("file"); file && dottedName(file->value) == handle)
         for (const py::Argument &a : w.args)
           if (a.keyword.empty())
             add(a.value, w.function);
@@ -208,7 +207,7 @@ bool anyVerdict(const std::vector<std::string> &texts) {
   return std::any_of(texts.begin(), texts.end(), [](const std::string &t) { return anyOf(t, kVerdictWords, true); });
 }
 
-ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent) {
+ResultFile judgeResultFile(const PathParts &path, bool verdictContent) {
   ResultFile r;
   if (path.ownLocation || path.parts.empty())
     return r;
@@ -219,9 +218,9 @@ ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent)
   const std::string name = slash == std::string::npos ? joined : joined.substr(slash + 1);
   const std::string dir = slash == std::string::npos ? std::string() : joined.substr(0, slash);
   const bool ownKey = std::any_of(path.environmentKeys.begin(), path.environmentKeys.end(),
-                                 [](const std::string &k) { return anyOf(k, kOwnPlaces, false); });
-  if (ownKey || anyOf(dir, kOwnPlaces, false) || endsWith(name, ".cu") || endsWith(name, ".cpp") || endsWith(name, ".so") ||
-      endsWith(name, ".py"))
+                                  [](const std::string &k) { return anyOf(k, kOwnPlaces, false); });
+  if (ownKey || anyOf(dir, kOwnPlaces, false) || endsWith(name, ".cu") || endsWith(name, ".cpp") ||
+      endsWith(name, ".so") || endsWith(name, ".py"))
     return r; // the solution's own cache or build output
   const bool resultName = anyOf(name, kResultNames, false);
   if (!resultName && !verdictContent)
@@ -241,4 +240,4 @@ ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent)
   return r;
 }
 
-} // namespace kbaudit::rules::rub
+} // namespace kbaudit::semantic

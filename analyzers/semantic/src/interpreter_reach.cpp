@@ -1,15 +1,17 @@
-#include "rub_interp_reach.h"
+#include "kbaudit/semantic/interpreter_reach.h"
 
-#include "semantic_names.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 #include <array>
 
-namespace kbaudit::rules::interp {
+namespace kbaudit::semantic::interp {
 namespace {
 
 using namespace pytext;
-using namespace rubscope;
+using namespace scope;
 
 // Every live object, or the objects that refer to / are referred to by one.
 constexpr std::array<std::string_view, 3> kGcScans = {"gc.get_objects", "gc.get_referrers", "gc.get_referents"};
@@ -17,7 +19,7 @@ constexpr std::array<std::string_view, 3> kGcScans = {"gc.get_objects", "gc.get_
 constexpr std::array<std::string_view, 4> kCallerFrames = {"inspect.stack", "inspect.getouterframes",
                                                            "sys._current_frames", "traceback.walk_stack"};
 // Calls that hand back (a container of) the objects they are given, not a new value.
-constexpr std::array<std::string_view, 9> kKeepIdentity = {"next", "list",     "tuple", "iter", "reversed",
+constexpr std::array<std::string_view, 9> kKeepIdentity = {"next",   "list",   "tuple", "iter", "reversed",
                                                            "sorted", "filter", "dict",  "set"};
 constexpr std::array<std::string_view, 6> kItemAccess = {"get", "values", "items", "pop", "setdefault", "__getitem__"};
 // Methods that change a dict or namespace in place (torch's in-place ops end in `_`).
@@ -25,34 +27,15 @@ constexpr std::array<std::string_view, 5> kDictMutators = {"update", "setdefault
                                                            "__delitem__"};
 // Calls that only measure what they are given (a count for a log line, a type test).
 constexpr std::array<std::string_view, 17> kMeasures = {
-    "len",    "sum",  "id",          "type",    "isinstance", "issubclass", "str",  "repr", "hasattr",
-    "callable", "format", "sys.getsizeof", "torch.is_tensor", "numel", "nelement", "element_size", "dim"};
+    "len",      "sum",          "id",       "type",   "isinstance",    "issubclass",      "str",
+    "repr",     "hasattr",      "callable", "format", "sys.getsizeof", "torch.is_tensor", "numel",
+    "nelement", "element_size", "dim"};
 
 template <std::size_t N> bool among(const std::array<std::string_view, N> &set, std::string_view s) {
   return std::find(set.begin(), set.end(), s) != set.end();
 }
 
 bool isNamespace(std::string_view attr) { return attr == "f_locals" || attr == "f_globals" || attr == "f_builtins"; }
-
-/// `x` of `x.f_back[0]`, `self.cache` of `self.cache["k"].data`; "" when the text starts
-/// with anything else (a call, a literal).
-std::string rootName(std::string_view text) {
-  text = trim(text);
-  std::size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
-  if (n == 0 || (text[0] >= '0' && text[0] <= '9'))
-    return {};
-  if (text.substr(0, n) == "self" && n < text.size() && text[n] == '.') {
-    std::size_t m = n + 1;
-    while (m < text.size() && isIdentChar(text[m]))
-      ++m;
-    return std::string(text.substr(0, m));
-  }
-  if (n < text.size() && text[n] == '(')
-    return {};
-  return std::string(text.substr(0, n));
-}
 
 bool inPlace(const py::Call &c) {
   const std::string &m = c.method;
@@ -96,24 +79,31 @@ InterpreterReach::Taint InterpreterReach::lookup(const std::string &fn, const st
   }
 }
 
-InterpreterReach::Taint InterpreterReach::mentioned(const std::string &fn, std::string_view text) const {
+template <typename Reads>
+InterpreterReach::Taint InterpreterReach::strongest(const std::string &fn, Reads readsName) const {
   Taint best;
   for (const auto &[key, t] : names_) {
     if (t.reach <= best.reach)
       continue;
     const auto bar = key.find('|');
     const std::string scope = key.substr(0, bar), name = key.substr(bar + 1);
-    if (startsWith(name, "self.")) {
-      // `self.ref` as a whole attribute: not `self.ref_count`.
-      const std::size_t at = text.find(name);
-      if (scope == classOf(fn) && at != std::string_view::npos &&
-          (at + name.size() == text.size() || !isIdentChar(text[at + name.size()])))
-        best = t;
-    } else if ((scope.empty() || inFunction(fn, scope)) && mentionsName(text, name)) {
+    const bool seen = startsWith(name, "self.") ? scope == classOf(fn) : scope.empty() || inFunction(fn, scope);
+    if (seen && readsName(name))
       best = t;
-    }
   }
   return best;
+}
+
+InterpreterReach::Taint InterpreterReach::mentioned(const std::string &fn, const py::Expr &e) const {
+  return strongest(fn, [&](const std::string &name) { return semantic::reads(e, name); });
+}
+
+InterpreterReach::Taint InterpreterReach::mentionedAmong(const std::string &fn,
+                                                         const std::vector<std::string> &read) const {
+  return strongest(fn, [&](const std::string &name) {
+    return std::any_of(read.begin(), read.end(),
+                       [&](const std::string &n) { return n == name || startsWith(n, name + "."); });
+  });
 }
 
 bool InterpreterReach::bind(const std::string &key, Taint t) {
@@ -146,7 +136,7 @@ bool InterpreterReach::callerChain(const py::FrameAttribute &fa) const {
     if (c.function == fa.function && overlaps(c.lines, fa.lines) && startsWith(fa.resolved, c.resolved + "(") &&
         callerFrameCall(c))
       return true;
-  return lookup(fa.function, rootName(fa.object)).reach == Reach::Frame;
+  return lookup(fa.function, semantic::storageRoot(fa.object)).reach == Reach::Frame;
 }
 
 InterpreterReach::Taint InterpreterReach::frameReach(const std::string &fn, const py::Expr &e) const {
@@ -156,7 +146,7 @@ InterpreterReach::Taint InterpreterReach::frameReach(const std::string &fn, cons
   for (const py::FrameAttribute &fa : py_.frameAttributes)
     if (fa.function == fn && contains(e.lines, fa.lines) && fa.attribute == "f_back")
       return {Reach::Frame, -1, e.lines};
-  Taint t = mentioned(fn, e.text);
+  Taint t = mentioned(fn, e);
   return t.reach == Reach::Frame ? t : Taint{};
 }
 
@@ -188,15 +178,16 @@ void InterpreterReach::findOrigins() {
       origins_.push_back({c.resolved + "()", c.function, c.lines, false, {}, {}, {}});
     }
     if (lastSegment(c.resolved) == "PyFrame_LocalsToFast")
-      writes_.push_back({"`" + c.resolved + "()`", "edited frame locals are pushed back into a running frame", c.function,
-                         c.lines});
+      writes_.push_back(
+          {"`" + c.resolved + "()`", "edited frame locals are pushed back into a running frame", c.function, c.lines});
   }
   for (const py::FrameAttribute &fa : py_.frameAttributes) {
     if (!isNamespace(fa.attribute) || !callerChain(fa))
       continue;
     if (fa.written) {
       writes_.push_back({"`" + fa.resolved + "` of a calling frame",
-                         "it is written, changing the caller's own variables or module globals", fa.function, fa.lines});
+                         "it is written, changing the caller's own variables or module globals", fa.function,
+                         fa.lines});
       continue;
     }
     namespaceOrigin_[&fa] = static_cast<int>(origins_.size());
@@ -219,15 +210,15 @@ InterpreterReach::Taint InterpreterReach::valueReach(const std::string &fn, cons
       take(it->second);
   }
   for (const py::FrameAttribute &fa : py_.frameAttributes)
-    if (auto it = namespaceOrigin_.find(&fa); it != namespaceOrigin_.end() && fa.function == fn &&
-                                              contains(e.lines, fa.lines))
+    if (auto it = namespaceOrigin_.find(&fa);
+        it != namespaceOrigin_.end() && fa.function == fn && contains(e.lines, fa.lines))
       take({Reach::Object, it->second, e.lines});
-  take(mentioned(fn, e.text));
+  take(mentioned(fn, e));
   // A found object stays itself through names, items, attributes, containers and the
   // helpers that return it; anything computed from it (a clone, arithmetic, a library call)
   // is a new value that only carries its data.
-  bool keeps = e.kind != py::ExprKind::BinaryOp && e.kind != py::ExprKind::UnaryOp &&
-               e.kind != py::ExprKind::Comparison;
+  bool keeps =
+      e.kind != py::ExprKind::BinaryOp && e.kind != py::ExprKind::UnaryOp && e.kind != py::ExprKind::Comparison;
   if (e.kind == py::ExprKind::Call)
     keeps = among(kKeepIdentity, e.resolved) || among(kItemAccess, lastSegment(e.resolved)) ||
             among(kGcScans, e.resolved) || returns_.count(scope_.calleeFunction(fn, e.resolved));
@@ -248,7 +239,7 @@ void InterpreterReach::bindValues() {
       if (a.kind == TK::Name || a.kind == TK::SelfAttribute)
         changed |= bind(keyFor(a.function, a.target), t);
       else if (a.kind == TK::Subscript || a.kind == TK::Attribute) // `out[:] = found`: out now holds its data
-        changed |= bind(keyFor(a.function, rootName(a.target)), {Reach::Data, t.origin, a.lines});
+        changed |= bind(keyFor(a.function, semantic::storageRoot(a.target)), {Reach::Data, t.origin, a.lines});
     }
     for (const py::LoopBinding &l : py_.loops)
       if (Taint t = valueReach(l.function, l.iterable); t.reach >= Reach::Data)
@@ -264,7 +255,7 @@ void InterpreterReach::bindValues() {
         if (&arg != out)
           if (Taint t = valueReach(c.function, arg.value); t.reach > src.reach)
             src = t;
-      const std::string target = rootName(out ? out->value.text : c.receiver);
+      const std::string target = out ? semantic::storageRoot(out->value) : semantic::storageRoot(c.receiver);
       if (src.reach >= Reach::Data && !target.empty())
         changed |= bind(keyFor(c.function, target), {Reach::Data, src.origin, c.lines});
     }
@@ -296,18 +287,22 @@ void InterpreterReach::findHarm() {
   // Found objects changed in place: the grader's tensors, namespaces or checker state.
   for (const py::Assignment &a : py_.assignments)
     if (a.kind == TK::Subscript || a.kind == TK::Attribute)
-      if (Taint t = lookup(a.function, rootName(a.target)); t.reach == Reach::Object)
+      if (Taint t = lookup(a.function, semantic::storageRoot(a.target)); t.reach == Reach::Object)
         harm(t, "`" + a.target + "` is assigned (" + lineText(a.lines) + ")", a.function, a.lines);
   for (const py::Call &c : py_.calls) {
     if (!inPlace(c) && !c.keywordArg("out"))
       continue;
     const py::Argument *out = c.keywordArg("out");
-    const std::string target = out ? out->value.text : c.receiver;
-    Taint t = lookup(c.function, rootName(target));
-    for (const py::FrameAttribute &fa : py_.frameAttributes) // `frame.f_back.f_locals["ref"].copy_(x)`
+    const std::string target = out ? semantic::quote(out->value) : c.receiver;
+    Taint t = lookup(c.function, out ? semantic::storageRoot(out->value) : semantic::storageRoot(c.receiver));
+    // `frame.f_back.f_locals["ref"].copy_(x)`: the receiver is kept only as written.
+    const auto through = [&](const std::string &attribute) {
+      return out ? semantic::readsSegment(out->value, attribute)
+                 : c.receiver.find("." + attribute) != std::string::npos;
+    };
+    for (const py::FrameAttribute &fa : py_.frameAttributes)
       if (auto it = namespaceOrigin_.find(&fa); it != namespaceOrigin_.end() && fa.function == c.function &&
-                                                overlaps(fa.lines, c.lines) &&
-                                                target.find("." + fa.attribute) != std::string::npos)
+                                                overlaps(fa.lines, c.lines) && through(fa.attribute))
         t = {Reach::Object, it->second, c.lines};
     if (t.reach == Reach::Object)
       harm(t, "`" + target + "` is changed in place by " + c.method + "() (" + lineText(c.lines) + ")", c.function,
@@ -350,13 +345,13 @@ void InterpreterReach::findUses() {
     use(valueReach(r.function, r.value));
   for (const py::Branch &b : py_.branches)
     if (!onlyLogs(b))
-      use(mentioned(b.function, b.condition));
+      use(mentionedAmong(b.function, b.names));
   for (const py::Call &c : py_.calls) {
     if (isLoggingCall(c.resolved) || measures(c) || scanOrigin_.count(&c))
       continue;
-    use(lookup(c.function, rootName(c.receiver)));
+    use(lookup(c.function, semantic::storageRoot(c.receiver)));
     for (const py::Argument &arg : c.args)
-      use(mentioned(c.function, arg.value.text));
+      use(mentioned(c.function, arg.value));
   }
   // A scan or namespace read consumed in place, not bound to a name: used unless a log call
   // (or a count inside one) is all that consumes it.
@@ -377,4 +372,4 @@ void InterpreterReach::findUses() {
       o.used = true;
 }
 
-} // namespace kbaudit::rules::interp
+} // namespace kbaudit::semantic::interp

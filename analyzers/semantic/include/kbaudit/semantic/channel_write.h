@@ -1,6 +1,6 @@
 #pragma once
 
-// RUB012's reading of a write: which channel a file-opening call reaches (a descriptor number,
+// What a write reaches and carries (RUB012 asks it): which channel a file-opening call reaches (a descriptor number,
 // a device such as /dev/stdout or /proc/self/fd/3, a file path), what text is written through
 // the handle it returns, and whether that text or that file reads as a grader's verdict.
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 
 /// What an `open`/`os.fdopen`/`Path.write_text` call opens.
 struct Opened {
@@ -48,4 +48,4 @@ struct ResultFile {
 };
 ResultFile judgeResultFile(const semantic::PathParts &path, bool verdictContent);
 
-} // namespace kbaudit::rules::rub
+} // namespace kbaudit::semantic

@@ -1,9 +1,9 @@
 #pragma once
 
-// What RUB010 follows: values the solution obtains from the interpreter instead of from its
-// arguments (the garbage collector's object lists, its callers' frames and their namespaces),
-// through the names they are bound to, to where they end up: mutated in place, returned by
-// the graded entry point or written into its output.
+// Provenance of values the interpreter hands out (RUB010 asks it): values the solution obtains
+// from the interpreter instead of from its arguments (the garbage collector's object lists, its
+// callers' frames and their namespaces), through the names they are bound to, to where they end
+// up: mutated in place, returned by the graded entry point or written into its output.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/semantic/graded_scope.h"
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kbaudit::rules::interp {
+namespace kbaudit::semantic::interp {
 
 /// How strongly a value is tied to what the interpreter handed out.
 enum class Reach {
@@ -26,11 +26,11 @@ enum class Reach {
 /// One place where the solution reaches objects it was not given: a gc scan or a read of a
 /// caller's frame namespace.
 struct Origin {
-  std::string how;      ///< "gc.get_objects()", "sys._getframe(...).f_locals"
+  std::string how; ///< "gc.get_objects()", "sys._getframe(...).f_locals"
   std::string function;
   LineRange lines;
-  bool used = false;    ///< something other than logging or measuring consumes what it found
-  std::string harm;     ///< what proves harm, empty when nothing does
+  bool used = false; ///< something other than logging or measuring consumes what it found
+  std::string harm;  ///< what proves harm, empty when nothing does
   LineRange harmLines;
   std::string harmFunction;
 };
@@ -60,11 +60,11 @@ private:
 
   const Facts &facts_;
   const py::PythonFacts &py_;
-  semantic::scope::GradedScope scope_;
+  scope::GradedScope scope_;
   std::vector<Origin> origins_;
   std::vector<NamespaceWrite> writes_;
-  std::map<std::string, Taint> names_;   ///< "fn|name", "|global", "Class|self.attr"
-  std::map<std::string, Taint> returns_; ///< helper functions returning found values or frames
+  std::map<std::string, Taint> names_;                        ///< "fn|name", "|global", "Class|self.attr"
+  std::map<std::string, Taint> returns_;                      ///< helper functions returning found values or frames
   std::map<const py::FrameAttribute *, int> namespaceOrigin_; ///< caller namespace reads
   std::map<const py::Call *, int> scanOrigin_;                ///< gc scans
 
@@ -77,7 +77,12 @@ private:
   bool callerFrameCall(const py::Call &c) const;
   bool callerChain(const py::FrameAttribute &fa) const;
   Taint lookup(const std::string &fn, const std::string &name) const;
-  Taint mentioned(const std::string &fn, std::string_view text) const;
+  /// The strongest taint among the followed names seen from `fn` that `readsName` says are read.
+  template <typename Reads> Taint strongest(const std::string &fn, Reads readsName) const;
+  /// The strongest followed name `e` reads, seen from `fn`.
+  Taint mentioned(const std::string &fn, const py::Expr &e) const;
+  /// The strongest followed name among a branch test's dotted names (or one they are attributes of).
+  Taint mentionedAmong(const std::string &fn, const std::vector<std::string> &names) const;
   Taint frameReach(const std::string &fn, const py::Expr &e) const;
   Taint valueReach(const std::string &fn, const py::Expr &e) const;
   bool bind(const std::string &key, Taint t);
@@ -86,4 +91,4 @@ private:
   bool onlyLogs(const py::Branch &b) const;
 };
 
-} // namespace kbaudit::rules::interp
+} // namespace kbaudit::semantic::interp

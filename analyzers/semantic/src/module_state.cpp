@@ -1,14 +1,20 @@
-// State a same-named torch.nn submodule leaves out by a constructor flag (rub008_module_state.h).
+// The state a torch.nn module registers, and what a same-named submodule leaves out by a
+// constructor flag (module_state.h).
 
-#include "rub008_module_state.h"
+#include "kbaudit/semantic/module_state.h"
 
-#include "semantic_names.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/python_text.h"
+#include "kbaudit/semantic/random_draws.h"
+#include "kbaudit/semantic/static_value.h"
+
+#include <cctype>
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-namespace kbaudit::rules::rub {
+namespace kbaudit::semantic {
 namespace {
 
 using pytext::lastSegment;
@@ -38,18 +44,24 @@ const std::vector<StateFlag> *flagsOf(std::string_view cls) {
       {"LayerNorm", {{"elementwise_affine", 2, true, {"weight", "bias"}, true}, {"bias", 3, true, {"bias"}, true}}},
       {"RMSNorm", {{"elementwise_affine", 2, true, {"weight"}, true}}},
       {"GroupNorm", {{"affine", 3, true, {"weight", "bias"}, true}}},
-      {"BatchNorm1d", {{"affine", 3, true, {"weight", "bias"}, true},
-                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
-      {"BatchNorm2d", {{"affine", 3, true, {"weight", "bias"}, true},
-                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
-      {"BatchNorm3d", {{"affine", 3, true, {"weight", "bias"}, true},
-                       {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
-      {"InstanceNorm1d", {{"affine", 3, false, {"weight", "bias"}, true},
-                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
-      {"InstanceNorm2d", {{"affine", 3, false, {"weight", "bias"}, true},
-                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
-      {"InstanceNorm3d", {{"affine", 3, false, {"weight", "bias"}, true},
-                          {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+      {"BatchNorm1d",
+       {{"affine", 3, true, {"weight", "bias"}, true},
+        {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"BatchNorm2d",
+       {{"affine", 3, true, {"weight", "bias"}, true},
+        {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"BatchNorm3d",
+       {{"affine", 3, true, {"weight", "bias"}, true},
+        {"track_running_stats", 4, true, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm1d",
+       {{"affine", 3, false, {"weight", "bias"}, true},
+        {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm2d",
+       {{"affine", 3, false, {"weight", "bias"}, true},
+        {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
+      {"InstanceNorm3d",
+       {{"affine", 3, false, {"weight", "bias"}, true},
+        {"track_running_stats", 4, false, {"running_mean", "running_var"}, false}}},
   };
   const auto it = table.find(cls);
   return it == table.end() ? nullptr : &it->second;
@@ -80,19 +92,6 @@ std::optional<bool> flagValue(const py::PythonFacts &py, const py::Call &c, cons
   return staticTruth(py, a->value);
 }
 
-/// Factories whose values are random or uninitialised: a buffer made with one carries values
-/// only the reference's copy has.
-bool isRandomFactory(std::string_view resolved) {
-  const std::string_view last = lastSegment(resolved);
-  for (std::string_view f : {"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
-                             "normal", "normal_", "uniform_", "bernoulli", "multinomial", "empty", "empty_like",
-                             "exponential_", "geometric_", "cauchy_", "log_normal_"})
-    if (last == f)
-      return true;
-  return startsWith(resolved, "torch.nn.init.") || startsWith(resolved, "numpy.random.") ||
-         startsWith(resolved, "random.");
-}
-
 /// Whether the calls on `lines` of `function` (or, for a name, on the lines that bind it
 /// there) include a random or uninitialised factory; nullopt when the value cannot be traced.
 std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &function, const py::Expr &value) {
@@ -101,7 +100,7 @@ std::optional<bool> randomIn(const py::PythonFacts &py, const std::string &funct
     ranges.push_back(value.lines);
   else if (value.kind == py::ExprKind::Name)
     for (const py::Assignment &a : py.assignments)
-      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == value.text)
+      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && isName(value, a.target))
         ranges.push_back(a.value.lines);
   if (ranges.empty())
     return std::nullopt;
@@ -167,17 +166,75 @@ bool isStatelessModule(std::string_view resolved) {
   if (!startsWith(resolved, "torch.nn."))
     return false;
   const std::string_view name = lastSegment(resolved);
-  for (std::string_view c :
-       {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Identity", "Flatten",
-        "Unflatten", "ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Hardtanh", "LeakyReLU", "ELU", "SELU", "CELU",
-        "Mish", "Softplus", "Softsign", "Hardswish", "Hardsigmoid", "LogSigmoid", "Tanhshrink", "Threshold", "GLU",
-        "Softmax", "LogSoftmax", "Softmin", "Softmax2d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
-        "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "Upsample", "UpsamplingNearest2d",
-        "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Fold", "Unfold", "ZeroPad1d",
-        "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-        "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
-        "CosineSimilarity", "PairwiseDistance"})
+  for (std::string_view c : {"Dropout",
+                             "Dropout1d",
+                             "Dropout2d",
+                             "Dropout3d",
+                             "AlphaDropout",
+                             "FeatureAlphaDropout",
+                             "Identity",
+                             "Flatten",
+                             "Unflatten",
+                             "ReLU",
+                             "ReLU6",
+                             "GELU",
+                             "SiLU",
+                             "Sigmoid",
+                             "Tanh",
+                             "Hardtanh",
+                             "LeakyReLU",
+                             "ELU",
+                             "SELU",
+                             "CELU",
+                             "Mish",
+                             "Softplus",
+                             "Softsign",
+                             "Hardswish",
+                             "Hardsigmoid",
+                             "LogSigmoid",
+                             "Tanhshrink",
+                             "Threshold",
+                             "GLU",
+                             "Softmax",
+                             "LogSoftmax",
+                             "Softmin",
+                             "Softmax2d",
+                             "MaxPool1d",
+                             "MaxPool2d",
+                             "MaxPool3d",
+                             "AvgPool1d",
+                             "AvgPool2d",
+                             "AvgPool3d",
+                             "AdaptiveAvgPool1d",
+                             "AdaptiveAvgPool2d",
+                             "AdaptiveAvgPool3d",
+                             "AdaptiveMaxPool1d",
+                             "AdaptiveMaxPool2d",
+                             "AdaptiveMaxPool3d",
+                             "LPPool1d",
+                             "LPPool2d",
+                             "Upsample",
+                             "UpsamplingNearest2d",
+                             "UpsamplingBilinear2d",
+                             "PixelShuffle",
+                             "PixelUnshuffle",
+                             "ChannelShuffle",
+                             "Fold",
+                             "Unfold",
+                             "ZeroPad1d",
+                             "ZeroPad2d",
+                             "ZeroPad3d",
+                             "ConstantPad1d",
+                             "ConstantPad2d",
+                             "ConstantPad3d",
+                             "ReflectionPad1d",
+                             "ReflectionPad2d",
+                             "ReflectionPad3d",
+                             "ReplicationPad1d",
+                             "ReplicationPad2d",
+                             "ReplicationPad3d",
+                             "CosineSimilarity",
+                             "PairwiseDistance"})
     if (name == c)
       return true;
   return false;
@@ -230,4 +287,48 @@ std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &refere
   return out;
 }
 
-} // namespace kbaudit::rules::rub
+std::set<std::string> registeredState(const py::PythonFacts &facts, const std::string &init) {
+  std::set<std::string> out;
+  for (const py::Assignment &a : facts.assignments) {
+    if (a.function != init || a.kind != py::Assignment::TargetKind::SelfAttribute || a.value.kind != py::ExprKind::Call)
+      continue;
+    const std::string_view callee = a.value.resolved;
+    const std::string_view last = lastSegment(callee);
+    const bool parameter = last == "Parameter";
+    // A stateless module (dropout, an activation, pooling) puts nothing in the state dict.
+    const bool submodule = startsWith(callee, "torch.nn.") && !last.empty() &&
+                           std::isupper(static_cast<unsigned char>(last[0])) && !isStatelessModule(callee);
+    if (parameter || (submodule && !builtWithoutState(facts, init, a.target.substr(5))))
+      out.insert(a.target.substr(5));
+  }
+  for (const py::Call &c : facts.calls)
+    if (c.function == init && c.receiver == "self" &&
+        (c.method == "register_buffer" || c.method == "register_parameter"))
+      if (const py::Argument *name = c.positionalArg(0); name && name->value.string && name->value.string->complete) {
+        // Non-persistent buffers are not in the state dict.
+        const py::Argument *persistent = c.keywordArg("persistent");
+        if (!persistent)
+          persistent = c.positionalArg(2);
+        if (persistent && staticTruth(facts, persistent->value) == false)
+          continue;
+        out.insert(name->value.string->value);
+      }
+  return out;
+}
+
+std::set<std::string> anyStateName(const py::PythonFacts &facts) {
+  std::set<std::string> out;
+  for (const py::Assignment &a : facts.assignments)
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute)
+      out.insert(a.target.substr(5));
+    else if (a.op == "setattr" || a.kind == py::Assignment::TargetKind::Attribute)
+      out.insert(std::string(lastSegment(a.target)));
+  for (const py::Call &c : facts.calls)
+    if (c.method == "register_buffer" || c.method == "register_parameter" || c.method == "add_module" ||
+        c.method == "register_module")
+      if (const py::Argument *name = c.positionalArg(0); name && name->value.string)
+        out.insert(name->value.string->value);
+  return out;
+}
+
+} // namespace kbaudit::semantic
