@@ -6,6 +6,8 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include <algorithm>
 #include <map>
 #include <cctype>
@@ -13,12 +15,13 @@
 namespace kbaudit::rules {
 namespace {
 
-using mem::KeyKind;
+using semantic::KeyKind;
 
 struct Key {
-  mem::Comparison cmp;
+  semantic::ConditionComparison cmp;
   std::vector<KeyKind> kinds;
-  std::string stateSide; ///< the stored operand (`self._last_x`, `self._cache`)
+  bool stateRight = true; ///< the stored operand (`self._last_x`, `self._cache`) is the right side
+  const semantic::Operand &stateSide() const { return stateRight ? cmp.right : cmp.left; }
 };
 
 bool has(const std::vector<KeyKind> &kinds, KeyKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); }
@@ -41,26 +44,36 @@ std::string kindWords(const std::vector<Key> &keys) {
   return out;
 }
 
+/// The attribute of `self` (or the module-level name) a stored operand keeps its key in:
 /// `self._x` out of `self._x`, `self._x.data_ptr()`, `getattr(self, "_x", None)`.
-std::string stateAttribute(std::string_view side) {
-  side = pytext::trim(side);
-  std::size_t at = side.find("self.");
-  if (at != std::string_view::npos) {
-    std::size_t end = at + 5;
-    while (end < side.size() && pytext::isIdentChar(side[end]))
-      ++end;
-    return std::string(side.substr(at, end - at));
-  }
-  if (const std::size_t g = side.find("getattr(self,"); g != std::string_view::npos) {
-    const std::size_t q = side.find_first_of("\"'", g);
-    const std::size_t e = q == std::string_view::npos ? q : side.find(side[q], q + 1);
-    if (e != std::string_view::npos)
-      return "self." + std::string(side.substr(q + 1, e - q - 1));
-  }
-  std::size_t end = 0;
-  while (end < side.size() && pytext::isIdentChar(side[end]))
+std::string stateAttribute(const semantic::Operand &side) {
+  for (const std::string &n : side.value.names) // the first chain one attribute off `self`
+    if (pytext::startsWith(n, "self.") && n.find('.', 5) == std::string::npos)
+      return n;
+  for (const py::Call &c : side.calls)
+    if (c.resolved == "getattr")
+      if (const py::Argument *obj = c.positionalArg(0); obj && semantic::isName(obj->value, "self"))
+        if (const py::Argument *name = c.positionalArg(1); name && name->value.string)
+          return "self." + name->value.string->value;
+  return std::string(semantic::rootName(side.value));
+}
+
+std::vector<const py::Call *> callsOf(const semantic::Operand &o) {
+  std::vector<const py::Call *> out;
+  for (const py::Call &c : o.calls)
+    out.push_back(&c);
+  return out;
+}
+
+/// The attribute of `self` an assignment writes (`self._cache` of `self._cache[k] = v`).
+std::string targetAttribute(const py::Assignment &a) {
+  if (a.kind != py::Assignment::TargetKind::SelfAttribute && a.kind != py::Assignment::TargetKind::Subscript &&
+      a.kind != py::Assignment::TargetKind::Attribute)
+    return {};
+  std::size_t end = 5;
+  while (end < a.target.size() && pytext::isIdentChar(a.target[end]))
     ++end;
-  return std::string(side.substr(0, end));
+  return pytext::startsWith(a.target, "self.") ? a.target.substr(0, end) : std::string();
 }
 
 class Mem001 final : public Check {
@@ -84,8 +97,8 @@ public:
 private:
   static std::vector<Key> keysOf(const Facts &f, const py::Function &fn, const py::Branch &b,
                                  const std::set<std::string> &inputs) {
-    const std::vector<mem::KeyLocal> locals = mem::keyLocals(f.python, fn, inputs);
-    const std::set<std::string> idFns = mem::identityFunctions(f.python);
+    const std::vector<semantic::KeyLocal> locals = semantic::keyLocals(f.python, fn, inputs);
+    const std::set<std::string> idFns = semantic::identityFunctions(f.python);
     // Only a tensor the caller passed is found by identity; a local built from its shape or
     // device (a workspace key) hashes by value.
     std::set<std::string> parameterInputs;
@@ -93,27 +106,23 @@ private:
       if (inputs.count(p) && p != "self")
         parameterInputs.insert(p);
     std::vector<Key> keys;
-    for (const mem::Comparison &c : mem::comparisons(b.condition)) {
-      if (c.left == "None" || c.right == "None")
+    for (semantic::ConditionComparison &c : semantic::conditionComparisons(b.condition)) {
+      const py::Expr &left = c.left.value, &right = c.right.value;
+      if (left.kind == py::ExprKind::None || right.kind == py::ExprKind::None)
         continue;
-      const bool identityOp = c.op == "is" || c.op == "is not";
-      std::vector<KeyKind> l = mem::keyKindsOf(c.left, identityOp, inputs, locals, idFns);
-      std::vector<KeyKind> r = mem::keyKindsOf(c.right, identityOp, inputs, locals, idFns);
-      const bool membership = c.op == "in" || c.op == "not in";
+      const bool identityOp = c.identityOperator();
+      std::vector<KeyKind> l = semantic::keyKindsOf(left, identityOp, inputs, locals, idFns, callsOf(c.left));
+      std::vector<KeyKind> r = semantic::keyKindsOf(right, identityOp, inputs, locals, idFns, callsOf(c.right));
+      const bool membership = c.membership();
       // `x in self.cache`: a dict or set (weak-keyed or not) finds a tensor by its hash, which
       // is its identity; so does a tuple of tensors.
-      if (membership && l.empty() && mem::isBareInputKey(c.left, parameterInputs))
+      if (membership && l.empty() && semantic::isBareInputKey(left, parameterInputs))
         l.push_back(KeyKind::Identity);
-      Key k{c, {}, {}};
-      if (!l.empty() && r.empty() && mem::isStoredState(c.right, f.python)) {
-        k.kinds = l;
-        k.stateSide = c.right;
-      } else if (!membership && !r.empty() && l.empty() && mem::isStoredState(c.left, f.python)) {
-        k.kinds = r;
-        k.stateSide = c.left;
-      } else {
+      const bool stateRight = !l.empty() && r.empty() && semantic::isStoredState(right, f.python);
+      const bool stateLeft = !membership && !r.empty() && l.empty() && semantic::isStoredState(left, f.python);
+      if (!stateRight && !stateLeft)
         continue;
-      }
+      Key k{std::move(c), stateRight ? std::move(l) : std::move(r), stateRight};
       // A shape match alone is how compiled kernels and workspaces are keyed.
       k.kinds.erase(std::remove(k.kinds.begin(), k.kinds.end(), KeyKind::Shape), k.kinds.end());
       if (!k.kinds.empty())
@@ -123,15 +132,15 @@ private:
   }
 
   /// Items of a return that are state kept across calls (or locals read from it).
-  static bool returnsStoredState(const Facts &f, const py::Function &fn, std::string_view returned) {
-    const std::vector<std::string> items = mem::returnedItems(returned);
+  static bool returnsStoredState(const Facts &f, const py::Function &fn, const py::Expr &returned) {
+    const std::vector<const py::Expr *> items = mem::returnedItems(returned);
     if (items.empty())
       return false;
-    for (const std::string &item : items) {
-      bool stored = mem::isStoredState(item, f.python);
+    for (const py::Expr *item : items) {
+      bool stored = semantic::isStoredState(*item, f.python);
       for (const py::Assignment &a : f.python.assignments)
         if (!stored && a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name &&
-            pytext::mentionsName(item, a.target) && mem::isStoredState(a.value.text, f.python) &&
+            semantic::reads(*item, a.target) && semantic::isStoredState(a.value, f.python) &&
             a.value.kind != py::ExprKind::Call)
           stored = true;
       if (!stored)
@@ -179,7 +188,7 @@ private:
     // A hit that returns what was stored, with no work between the test and the return.
     const LineRange missEnd{blocks.body.begin, blocks.orelse.valid() ? blocks.orelse.end : blocks.body.end};
     const mem::Statement *ret = positive ? hitReturn(rets, blocks.body, false) : hitReturn(rets, missEnd, true);
-    if (ret && returnsStoredState(f, fn, ret->text)) {
+    if (ret && returnsStoredState(f, fn, *ret->value)) {
       const LineRange between = positive ? LineRange{blocks.body.begin, ret->lines.end}
                                          : LineRange{missEnd.end + 1, ret->lines.end};
       if (!computesOn(f, fn, between, b.lines)) {
@@ -199,26 +208,26 @@ private:
                         FindingSink &sink) {
     const LineRange lines{b.lines.begin, ret.lines.end - b.lines.begin <= 4 ? ret.lines.end : b.lines.end};
     const MessageVars vars{{"key", kindWords(keys)}, {"function", fn.qualname},
-                           {"cached", "the stored result `" + std::string(pytext::trim(ret.text)) + "`"}};
+                           {"cached", "the stored result `" + semantic::quote(*ret.value) + "`"}};
     if (entry) {
       // The entry point itself answers from the store: the timed call does no work.
-      sink.report(lines, vars, "hit path returns `" + ret.text + "` with no kernel, extension or replay call");
+      sink.report(lines, vars, "hit path returns `" + semantic::quote(*ret.value) + "` with no kernel, extension or replay call");
       return;
     }
     // A helper's stored value may be derived input data or a packed weight: weaker evidence,
     // and a version check already invalidates on in-place writes.
     if (versioned)
       return;
-    sink.report(lines, vars, "helper returns stored `" + ret.text + "` while the input is the same object",
+    sink.report(lines, vars, "helper returns stored `" + semantic::quote(*ret.value) + "` while the input is the same object",
                 identity ? Confidence::Medium : Confidence::Low);
   }
 
   /// The key's stored side is assigned from an input (`self._last_x = x`), not from the
   /// solution's own buffers (a state it handed back last call).
   static bool keyStoredFromInput(const Facts &f, const Key &k) {
-    if (k.cmp.op == "in" || k.cmp.op == "not in")
+    if (k.cmp.membership())
       return true; // the dict is keyed by the input-derived expression itself
-    const std::string attr = stateAttribute(k.stateSide);
+    const std::string attr = stateAttribute(k.stateSide());
     if (attr.empty())
       return false;
     for (const py::Assignment &a : f.python.assignments) {
@@ -229,14 +238,12 @@ private:
         continue;
       // The input object itself, its address or its id(), not something sized by it.
       const std::set<std::string> inputs = mem::inputNames(f.python, *owner);
-      std::string_view v = pytext::trim(a.value.text);
-      if (v.rfind("id(", 0) == 0)
-        v = pytext::trim(v.substr(3));
-      std::size_t n = 0;
-      while (n < v.size() && pytext::isIdentChar(v[n]))
-        ++n;
-      if (inputs.count(std::string(v.substr(0, n))))
+      if (inputs.count(std::string(semantic::rootName(a.value))))
         return true;
+      for (const py::Call &c : f.python.calls) // `id(x)`
+        if (c.function == a.function && c.resolved == "id" && a.lines.contains(c.lines.begin))
+          if (const py::Argument *arg = c.positionalArg(0); arg && inputs.count(std::string(semantic::rootName(arg->value))))
+            return true;
     }
     return false;
   }
@@ -260,30 +267,21 @@ private:
     return false;
   }
 
-  /// `text` reads the inputs only through their metadata (shape, sizes, dtype, device), directly
+  /// `e` reads the inputs only through their metadata (shape, sizes, dtype, device), directly
   /// or through locals of `fn` bound to such values: a launch plan, not data of the input.
-  static bool metadataOnly(const Facts &f, const py::Function &fn, std::string_view text,
+  static bool metadataOnly(const Facts &f, const py::Function &fn, const py::Expr &e,
                            const std::set<std::string> &inputs, int depth = 0) {
-    static constexpr std::string_view kMeta[] = {".shape",  ".size(", ".dtype", ".device", ".numel(",
-                                                 ".dim(",   ".ndim",  ".stride(", ".is_contiguous("};
+    // `self._plans[x]`: a lookup in stored state keyed by the input hands back what was stored,
+    // which is checked where it is stored.
+    const bool storedLookup = e.kind == py::ExprKind::Subscript && semantic::isStoredState(e, f.python);
     for (const std::string &n : inputs)
-      for (std::size_t pos = text.find(n); pos != std::string_view::npos; pos = text.find(n, pos + 1)) {
-        const bool word = (pos == 0 || !pytext::isIdentChar(text[pos - 1])) &&
-                          (pos + n.size() == text.size() || !pytext::isIdentChar(text[pos + n.size()]));
-        if (!word)
-          continue;
-        const std::string_view after = text.substr(pos + n.size());
-        // `store[x]`: the tensor as a key (its identity), the stored value is checked where stored.
-        if (pos > 0 && text[pos - 1] == '[' && after.rfind("]", 0) == 0)
-          continue;
-        if (!std::any_of(std::begin(kMeta), std::end(kMeta), [&](std::string_view m) { return after.rfind(m, 0) == 0; }))
-          return false;
-      }
+      if (!storedLookup && !semantic::readsOnlyMetadata(e, n))
+        return false;
     if (depth >= 3)
       return true;
     for (const py::Assignment &a : f.python.assignments)
       if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name && !inputs.count(a.target) &&
-          pytext::mentionsName(text, a.target) && !metadataOnly(f, fn, a.value.text, inputs, depth + 1))
+          semantic::reads(e, a.target) && !metadataOnly(f, fn, a.value, inputs, depth + 1))
         return false;
     return true;
   }
@@ -294,25 +292,25 @@ private:
       return;
     std::set<std::string> keyAttrs;
     for (const Key &k : keys)
-      if (k.cmp.op != "in" && k.cmp.op != "not in")
-        keyAttrs.insert(stateAttribute(k.stateSide));
+      if (!k.cmp.membership())
+        keyAttrs.insert(stateAttribute(k.stateSide()));
     std::string derived;
     std::set<std::string> inputs = mem::inputNames(f.python, fn);
     inputs.erase("self"); // a method's body moved into a helper still takes the module first
     for (const py::Assignment &a : f.python.assignments) {
-      if (a.function != fn.qualname || !mem::within(a.lines, miss) || a.target.rfind("self.", 0) != 0)
+      const std::string attr = targetAttribute(a);
+      if (a.function != fn.qualname || !mem::within(a.lines, miss) || attr.empty())
         continue;
       // A launch plan sized by the input holds nothing of its data, unless a call in the miss
       // fills it (a buffer allocated from the shape, then written by a kernel from the input).
-      const std::string attr = stateAttribute(a.target);
       const auto filled = [&] {
         for (const py::Call *c : mem::callsOn(f.python, fn.qualname, miss))
           for (const py::Argument &arg : c->args)
-            if (pytext::mentionsName(arg.value.text, attr))
+            if (semantic::reads(arg.value, attr))
               return true;
         return false;
       };
-      if (metadataOnly(f, fn, a.value.text, inputs) && !filled())
+      if (metadataOnly(f, fn, a.value, inputs) && !filled())
         continue;
       if (!keyAttrs.count(attr)) {
         derived = attr;
@@ -343,13 +341,13 @@ private:
         if (!isMemoizer(d.resolved))
           continue;
         if (g.lines.contains(d.lines.begin)) {
-          names.try_emplace(g.name, d.text);
-          names.try_emplace(g.qualname, d.text);
+          names.try_emplace(g.name, d.resolved);
+          names.try_emplace(g.qualname, d.resolved);
           continue;
         }
         for (const py::Assignment &a : f.python.assignments)
           if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(d.lines.begin))
-            names.try_emplace(a.target, d.text + "(" + g.qualname + ")");
+            names.try_emplace(a.target, d.resolved + "(" + g.qualname + ")");
       }
       const bool memo = !names.empty();
       // The memoized function must do the timed work itself: a kernel launch or an extension
@@ -371,7 +369,7 @@ private:
         const std::set<std::string> inputs = mem::inputNames(f.python, *caller);
         const bool tensorArg = std::any_of(c.args.begin(), c.args.end(), [&](const py::Argument &a) {
           return (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Subscript) &&
-                 std::any_of(inputs.begin(), inputs.end(), [&](const std::string &n) { return pytext::mentionsName(a.value.text, n); });
+                 semantic::readsAny(a.value, inputs);
         });
         if (!tensorArg)
           continue;

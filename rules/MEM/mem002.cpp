@@ -5,6 +5,7 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/host_function_body.h"
 
 namespace kbaudit::rules {
@@ -65,13 +66,14 @@ private:
       if (!fn)
         continue;
       for (const mem::Statement &r : mem::returns(f.python, *fn))
-        for (const py::Function &g : f.python.functions) {
-          const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
-          const bool free = g.className.empty() && g.qualname == g.name;
-          if ((method && r.text.find("self." + g.name + "(") != std::string::npos) ||
-              (free && pytext::mentionsName(r.text, g.name) && r.text.find(g.name + "(") != std::string::npos))
-            out.insert(g.qualname);
-        }
+        for (const py::Call &c : f.python.calls) // a call inside the returned value
+          if (c.function == fn->qualname && r.lines.contains(c.lines.begin))
+            for (const py::Function &g : f.python.functions) {
+              const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
+              const bool free = g.className.empty() && g.qualname == g.name;
+              if ((method && c.callee == "self." + g.name) || (free && c.callee == g.name))
+                out.insert(g.qualname);
+            }
     }
     return out;
   }
@@ -105,14 +107,14 @@ private:
         continue;
       bool use = c.receiver == name || c.receiver.rfind(name + ".", 0) == 0 || c.receiver.rfind(name + "[", 0) == 0;
       for (const py::Argument &arg : c.args)
-        use |= pytext::mentionsName(arg.value.text, name);
+        use |= semantic::reads(arg.value, name);
       if (use)
         uses.push_back({c.lines});
     }
     for (const py::Assignment &s : f.python.assignments) {
       if (!inFn(s.function) || !inWindow(s.lines))
         continue;
-      if (pytext::mentionsName(s.target, name) || pytext::mentionsName(s.value.text, name))
+      if (pytext::mentionsName(s.target, name) || semantic::reads(s.value, name))
         uses.push_back({s.lines});
     }
     return uses;
@@ -123,11 +125,9 @@ private:
     for (const mem::Statement &r : rets) {
       if (r.lines.begin <= after || underArgumentGuard(f, fn, r.lines))
         continue;
-      for (const std::string &item : mem::returnedItems(r.text)) {
-        const std::string_view t = pytext::trim(item);
-        if (t.substr(0, name.size()) == name && (t.size() == name.size() || t[name.size()] == '.' || t[name.size()] == '['))
+      for (const py::Expr *item : mem::returnedItems(*r.value))
+        if (semantic::rootName(*item) == name) // the buffer itself, an item or a view of it
           return &r;
-      }
     }
     return nullptr;
   }
@@ -145,10 +145,10 @@ private:
           s.lines.begin > alloc.lines.end && s.lines.begin < ret->lines.begin)
         return;
     const std::vector<Use> uses = usesOf(f, fn, name, alloc.lines.end, ret->lines.begin);
-    const std::string what = alloc.value.resolved.empty() ? alloc.value.text : alloc.value.resolved;
+    const std::string what = alloc.value.resolved.empty() ? semantic::quote(alloc.value) : alloc.value.resolved;
     if (uses.empty()) {
       sink.report(alloc.lines, {{"buffer", name}, {"alloc", what}, {"path", "on every path"}},
-                  "no call, kernel launch or assignment receives `" + name + "` before `return " + ret->text + "`");
+                  "no call, kernel launch or assignment receives `" + name + "` before `return " + semantic::quote(*ret->value) + "`");
       return;
     }
     // Every write sits under a test of earlier calls' state that the return does not share.

@@ -6,7 +6,8 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/host_function_body.h"
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/input_view.h"
 
 #include <algorithm>
 #include <optional>
@@ -15,7 +16,6 @@ namespace kbaudit::rules {
 namespace {
 
 namespace cxxbody = semantic::cxxbody;
-namespace pyexpr = semantic::pyexpr;
 
 /// In-place tensor methods that do not change values or are bookkeeping.
 bool isBookkeeping(std::string_view m) {
@@ -38,9 +38,9 @@ std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *probl
     return out;
   const std::vector<std::string> params = mem::inputParams(*entry);
   for (const mem::Statement &r : mem::returns(ref.facts, *entry))
-    for (const std::string &item : mem::returnedItems(r.text))
+    for (const py::Expr *item : mem::returnedItems(*r.value))
       for (std::size_t i = 0; i < params.size(); ++i)
-        if (pyexpr::isViewOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
+        if (semantic::isViewOfParam(*item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
           out.insert(i);
   return out;
 }
@@ -87,7 +87,7 @@ private:
       if (!launch)
         continue;
       for (const py::Argument &a : c.args)
-        if ((a.value.kind == py::ExprKind::Name && a.value.text == p) || (a.keyword == "out" && pytext::mentionsName(a.value.text, p))) {
+        if (semantic::isName(a.value, p) || (a.keyword == "out" && semantic::reads(a.value, p))) {
           out.push_back({c.lines, "it is handed to `" + (c.launchedKernel.empty() ? c.callee : c.launchedKernel) + "`"});
           break;
         }
@@ -107,16 +107,17 @@ private:
     const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
     std::set<std::size_t> reported;
     for (const mem::Statement &r : rets) {
-      for (const std::string &item : mem::returnedItems(r.text)) {
+      for (const py::Expr *item : mem::returnedItems(*r.value)) {
         for (std::size_t i = 0; i < params.size(); ++i) {
           const std::string &p = params[i];
-          if (owned.count(i) || reported.count(i) || !pyexpr::isViewOf(item, p) ||
+          if (owned.count(i) || reported.count(i) || !semantic::isViewOfParam(*item, p) ||
               mem::reboundBefore(f.python, fn, p, r.lines.begin))
             continue;
           reported.insert(i);
           const std::vector<Write> writes = writesOf(f, fn, p);
-          const std::string form = pytext::trim(item) == p ? "returns its input `" + p + "`"
-                                                        : "returns `" + std::string(pytext::trim(item)) + "`, a view of its input `" + p + "`";
+          const std::string form = semantic::isName(*item, p)
+                                       ? "returns its input `" + p + "`"
+                                       : "returns `" + semantic::quote(*item) + "`, a view of its input `" + p + "`";
           if (writes.empty()) {
             sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
                         "no write into the input is visible; the output shares the input's storage",
@@ -188,7 +189,7 @@ private:
         if (!returned || !arg || arg->value.kind != py::ExprKind::Name)
           continue;
         for (std::size_t i = 0; i < params.size(); ++i)
-          if (params[i] == arg->value.text && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
+          if (semantic::isName(arg->value, params[i]) && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
             return params[i];
       }
     }

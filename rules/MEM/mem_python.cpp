@@ -3,59 +3,16 @@
 #include "forward_entry.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace kbaudit::rules::mem {
 
 using namespace pytext;
 
 namespace {
-
-/// Calls `visit(i)` for each index of `text` that is Python code rather than the inside or
-/// the opening quote of a string literal (backslash escapes honoured); `visit` may move `i`
-/// on, and stops the walk by returning false. Comment stripping, bracket depth and top-level
-/// splitting all need the same view of where strings are.
-template <class Visit> void forEachCodeChar(std::string_view text, Visit visit) {
-  char quote = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (!visit(i)) {
-      return;
-    }
-  }
-}
-
-/// The line without a trailing `# comment` (a '#' outside string literals).
-std::string_view stripComment(std::string_view line) {
-  std::size_t end = line.size();
-  forEachCodeChar(line, [&](std::size_t &i) {
-    if (line[i] != '#')
-      return true;
-    end = i;
-    return false;
-  });
-  return line.substr(0, end);
-}
-
-/// The first identifier of an expression ("state" in `state[3]["c_kv"]`).
-std::string_view headName(std::string_view e) {
-  e = trim(e);
-  while (!e.empty() && (e.front() == '(' || e.front() == '*'))
-    e = trim(e.substr(1));
-  std::size_t n = 0;
-  while (n < e.size() && isIdentChar(e[n]))
-    ++n;
-  return e.substr(0, n);
-}
 
 /// Methods that return a view or an alias of their receiver.
 bool isViewMethod(std::string_view m) {
@@ -70,46 +27,36 @@ bool isViewMethod(std::string_view m) {
 bool isViewAttribute(const py::Expr &e) {
   if (e.kind != py::ExprKind::Attribute)
     return false;
-  const std::string_view t = e.text;
-  const std::string_view last = lastSegment(t);
+  const std::string_view last = lastSegment(e.resolved);
   for (std::string_view a : {"T", "mT", "H", "mH", "data", "real", "imag"})
     if (last == a)
       return true;
   return false;
 }
 
-/// `state[3]["c_kv"]`: an item of a container or a slice of a tensor, not of its metadata
-/// (`x.shape[0]`).
+/// `state[3]["c_kv"]`: an item of a container or a slice of a tensor, subscripted straight off
+/// its name, not of its metadata (`x.shape[0]`: a chain through an attribute of the root).
 bool isItemOf(const py::Expr &e) {
   if (e.kind != py::ExprKind::Subscript)
     return false;
-  const std::string_view t = trim(e.text);
-  return t.find('[') == headName(t).size();
+  const std::string root(semantic::rootName(e));
+  if (root.empty())
+    return false;
+  return std::none_of(e.names.begin(), e.names.end(), [&](const std::string &n) { return startsWith(n, root + "."); });
+}
+
+/// `e` is a part or view of one of `names`: the name itself, an item, a view attribute or a
+/// view method called on it (`x.view(-1)`, `x.contiguous()`).
+bool isPartOf(const py::Expr &e, const std::set<std::string> &names) {
+  const bool rooted = names.count(std::string(semantic::rootName(e))) > 0;
+  if (e.kind == py::ExprKind::Name || isItemOf(e) || isViewAttribute(e))
+    return rooted;
+  if (e.kind == py::ExprKind::Call)
+    return rooted && isViewMethod(lastSegment(e.resolved));
+  return false;
 }
 
 } // namespace
-
-std::vector<std::string> splitTopLevel(std::string_view text, std::string_view sep) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::size_t start = 0;
-  forEachCodeChar(text, [&](std::size_t &i) {
-    const char c = text[i];
-    if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      --depth;
-    else if (depth == 0 && text.substr(i, sep.size()) == sep) {
-      // Word separators (" and ") must stand alone; punctuation (",") always splits.
-      out.emplace_back(trim(text.substr(start, i - start)));
-      start = i + sep.size();
-      i = start - 1;
-    }
-    return true;
-  });
-  out.emplace_back(trim(text.substr(start)));
-  return out;
-}
 
 std::set<std::string> reachableFunctions(const Facts &f) {
   std::set<std::string> out = reachableFromForward(f);
@@ -141,20 +88,10 @@ std::set<std::string> inputNames(const py::PythonFacts &facts, const py::Functio
           names.count(a.target))
         continue;
       const py::Expr &v = a.value;
-      bool part = false;
-      if (v.kind == py::ExprKind::Name || isItemOf(v) || isViewAttribute(v)) {
-        part = names.count(std::string(headName(v.text))) > 0;
-      } else if (v.kind == py::ExprKind::Call) {
-        // x.view(...) / x.contiguous(): the receiver's storage under another name.
-        const std::string_view callee = v.resolved.empty() ? std::string_view(v.text) : std::string_view(v.resolved);
-        const auto dot = callee.rfind('.');
-        part = dot != std::string_view::npos && isViewMethod(callee.substr(dot + 1)) &&
-               names.count(std::string(headName(v.text))) > 0;
-      } else if (v.kind == py::ExprKind::Tuple) {
+      bool part = isPartOf(v, names);
+      if (v.kind == py::ExprKind::Tuple)
         for (const py::Expr &e : v.elements)
-          part |= (e.kind == py::ExprKind::Name || isItemOf(e) || isViewAttribute(e)) &&
-                  names.count(std::string(headName(e.text))) > 0;
-      }
+          part |= e.kind != py::ExprKind::Call && isPartOf(e, names);
       if (part) {
         names.insert(a.target);
         grew = true;
@@ -176,51 +113,21 @@ bool reboundBefore(const py::PythonFacts &facts, const py::Function &fn, std::st
 
 std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn) {
   std::vector<Statement> out;
-  for (const py::Return &r : facts.returns) {
-    if (r.function != fn.qualname)
-      continue;
-    // The value as one line: each source line without its comment, trimmed, a trailing
-    // backslash dropped, joined by a space.
-    Statement s;
-    s.lines = r.lines;
-    std::string_view rest = r.value.text;
-    for (bool first = true;; first = false) {
-      const std::size_t nl = rest.find('\n');
-      if (!first) {
-        if (!s.text.empty() && s.text.back() == '\\')
-          s.text.pop_back();
-        s.text += " ";
-      }
-      s.text += trim(stripComment(rest.substr(0, nl)));
-      if (nl == std::string_view::npos)
-        break;
-      rest.remove_prefix(nl + 1);
-    }
-    out.push_back(std::move(s));
-  }
+  for (const py::Return &r : facts.returns)
+    if (r.function == fn.qualname)
+      out.push_back(Statement{r.lines, &r.value});
   return out;
 }
 
-std::vector<std::string> returnedItems(std::string_view returned) {
-  std::string_view r = trim(returned);
-  // An enclosing pair of parentheses or brackets around the whole value.
-  if (r.size() >= 2 && (r.front() == '(' || r.front() == '[')) {
-    int depth = 0;
-    bool wraps = true;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      depth += r[i] == '(' || r[i] == '[' ? 1 : r[i] == ')' || r[i] == ']' ? -1 : 0;
-      if (depth == 0 && i + 1 < r.size()) {
-        wraps = false;
-        break;
-      }
-    }
-    if (wraps)
-      r = r.substr(1, r.size() - 2);
+std::vector<const py::Expr *> returnedItems(const py::Expr &returned) {
+  std::vector<const py::Expr *> out;
+  if ((returned.kind == py::ExprKind::Tuple || returned.kind == py::ExprKind::List) && !returned.elements.empty()) {
+    for (const py::Expr &e : returned.elements)
+      out.push_back(&e);
+    return out;
   }
-  std::vector<std::string> out;
-  for (std::string &item : splitTopLevel(r, ","))
-    if (!item.empty())
-      out.push_back(std::move(item));
+  if (returned.lines.valid()) // a bare `return` returns nothing
+    out.push_back(&returned);
   return out;
 }
 
@@ -239,157 +146,6 @@ BranchBlocks blocksOf(const py::Branch &b) {
   if (b.arms.size() > 1 && b.arms[1].kind == "else")
     out.orelse = b.arms[1].body;
   return out;
-}
-
-namespace {
-
-void collectComparisons(std::string_view cond, bool negated, std::vector<Comparison> &out, int depth = 0) {
-  cond = trim(cond);
-  if (cond.empty() || depth > 8)
-    return;
-  for (std::string_view word : {" or ", " and "}) {
-    const std::vector<std::string> parts = splitTopLevel(cond, word);
-    if (parts.size() > 1) {
-      for (const std::string &p : parts)
-        collectComparisons(p, negated, out, depth + 1);
-      return;
-    }
-  }
-  if (startsWith(cond, "not ") || startsWith(cond, "not(")) {
-    collectComparisons(cond.substr(3), !negated, out, depth + 1);
-    return;
-  }
-  if (cond.front() == '(' && cond.back() == ')' && returnedItems(cond).size() == 1 &&
-      returnedItems(cond).front().size() + 2 == cond.size()) {
-    collectComparisons(cond.substr(1, cond.size() - 2), negated, out, depth + 1);
-    return;
-  }
-  struct Op {
-    std::string_view text;
-    std::string_view name;
-    bool negates;
-  };
-  static constexpr std::array<Op, 6> kOps = {{{" is not ", "is not", true},
-                                               {" not in ", "not in", true},
-                                               {" is ", "is", false},
-                                               {" in ", "in", false},
-                                               {"==", "==", false},
-                                               {"!=", "!=", true}}};
-  for (const Op &op : kOps) {
-    const std::vector<std::string> sides = splitTopLevel(cond, op.text);
-    if (sides.size() != 2)
-      continue;
-    out.push_back(Comparison{sides[0], std::string(op.name), sides[1], negated != op.negates});
-    return;
-  }
-}
-
-} // namespace
-
-std::vector<Comparison> comparisons(std::string_view condition) {
-  std::vector<Comparison> out;
-  collectComparisons(condition, false, out);
-  return out;
-}
-
-std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function &fn,
-                                const std::set<std::string> &inputs) {
-  std::vector<KeyLocal> out;
-  for (const py::Assignment &a : facts.assignments) {
-    if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name || inputs.count(a.target))
-      continue;
-    std::vector<KeyKind> kinds = keyKindsOf(a.value.text, false, inputs, out, identityFunctions(facts));
-    if (kinds.empty())
-      continue;
-    out.push_back(KeyLocal{a.target, std::move(kinds)});
-  }
-  return out;
-}
-
-std::set<std::string> identityFunctions(const py::PythonFacts &facts) {
-  // A weak reference to a tensor is equal and hashes as its referent does: by identity.
-  std::set<std::string> out = {"id", "weakref.ref"};
-  for (const py::Import &i : facts.imports) {
-    if (i.target == "weakref.ref")
-      out.insert(i.boundName);
-    else if (i.target == "weakref")
-      out.insert(i.boundName + ".ref");
-  }
-  for (const py::Assignment &a : facts.assignments)
-    if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.value.kind == py::ExprKind::Name &&
-        a.value.resolved == "id")
-      out.insert(a.target);
-  return out;
-}
-
-bool isBareInputKey(std::string_view side, const std::set<std::string> &inputs) {
-  const auto trim = [](std::string_view t) {
-    while (!t.empty() && (t.front() == ' ' || t.front() == '('))
-      t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == ')' || t.back() == ','))
-      t.remove_suffix(1);
-    return t;
-  };
-  side = trim(side);
-  for (std::size_t start = 0; start <= side.size();) {
-    const std::size_t comma = side.find(',', start);
-    const std::string_view item = trim(side.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (inputs.count(std::string(item)))
-      return true;
-    if (comma == std::string_view::npos)
-      break;
-    start = comma + 1;
-  }
-  return false;
-}
-
-std::vector<KeyKind> keyKindsOf(std::string_view side, bool identityOperator, const std::set<std::string> &inputs,
-                                const std::vector<KeyLocal> &locals, const std::set<std::string> &identityFns) {
-  std::vector<KeyKind> kinds;
-  const auto add = [&](KeyKind k) {
-    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
-      kinds.push_back(k);
-  };
-  bool readsInput = false;
-  for (const std::string &n : inputs)
-    readsInput |= mentionsName(side, n);
-  if (readsInput) {
-    if (side.find("data_ptr") != std::string_view::npos || side.find("untyped_storage") != std::string_view::npos)
-      add(KeyKind::Pointer);
-    if (side.find("_version") != std::string_view::npos)
-      add(KeyKind::Version);
-    for (const std::string &fn : identityFns)
-      if (side.find(fn + "(") != std::string_view::npos && mentionsName(side, fn))
-        add(KeyKind::Identity);
-    // A tensor hashes by identity: `hash(x)` of an input is its id (not `hash(x.shape)`).
-    for (const std::string &n : inputs)
-      if (side.find("hash(" + n + ")") != std::string_view::npos)
-        add(KeyKind::Identity);
-    if (side.find(".shape") != std::string_view::npos || side.find(".size(") != std::string_view::npos ||
-        side.find(".numel(") != std::string_view::npos)
-      add(KeyKind::Shape);
-    if (identityOperator && kinds.empty())
-      add(KeyKind::Identity);
-  }
-  for (const KeyLocal &l : locals)
-    if (mentionsName(side, l.name))
-      for (KeyKind k : l.kinds)
-        add(k);
-  return kinds;
-}
-
-bool isStoredState(std::string_view side, const py::PythonFacts &facts) {
-  if (mentionsName(side, "self"))
-    return true;
-  const std::string head(headName(side));
-  if (head.empty())
-    return false;
-  for (const py::Assignment &a : facts.assignments)
-    if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.target == head &&
-        (a.value.kind == py::ExprKind::None || a.value.kind == py::ExprKind::Dict ||
-         a.value.kind == py::ExprKind::List || a.value.kind == py::ExprKind::Call))
-      return true;
-  return false;
 }
 
 bool isInertCall(const py::Call &c) {
