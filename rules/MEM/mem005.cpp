@@ -2,6 +2,9 @@
 // policy window (or resets persisting lines), from extension code or from Python.
 
 #include "all_checks.h"
+#include "semantic_names.h"
+
+#include "kbaudit/semantic/expr_query.h"
 
 #include <algorithm>
 #include <array>
@@ -35,6 +38,19 @@ std::string_view persistName(std::string_view text, bool pythonSpellings = false
     if (text.find(n) != std::string_view::npos)
       return n;
   return {};
+}
+
+/// What a Python expression spells: the names and dotted chains it reads and, for a string
+/// literal holding one identifier (`getattr(cudart, "cudaLimitPersistingL2CacheSize")`), that
+/// identifier; never its comments, nor a source string that merely mentions the API.
+std::string spelledNames(const py::Expr &e) {
+  std::string out;
+  for (const std::string &n : e.names)
+    out += n + " ";
+  if (e.kind == py::ExprKind::String && e.string && !e.string->value.empty() &&
+      std::all_of(e.string->value.begin(), e.string->value.end(), pytext::isIdentChar))
+    out += e.string->value;
+  return out;
 }
 
 /// What a site does to persisting L2; a zero set-aside turns persistence off like a reset.
@@ -103,18 +119,31 @@ public:
       std::string_view name = persistName(c.resolved.empty() ? c.callee : c.resolved, true);
       for (const py::Argument &a : c.args)
         if (name.empty())
-          name = persistName(a.value.text, true);
+          name = persistName(spelledNames(a.value), true);
       if (!name.empty())
         report(c.lines, c.callee + "(...)", effectOf(name));
     }
-    for (const py::Assignment &a : f.python.assignments)
+    for (const py::Assignment &a : f.python.assignments) {
       // Only the field that makes the window persisting (`hitProp = ...Persisting`), not each field.
-      if (std::string_view n = persistName(a.value.text, true);
-          !n.empty() && (a.value.text.find("Persist") != std::string::npos || a.value.text.find("PERSIST") != std::string::npos))
-        report(a.lines, a.target + " = " + a.value.text, effectOf(n));
+      const std::string spelled = spelledNames(a.value);
+      if (std::string_view n = persistName(spelled, true);
+          !n.empty() && (spelled.find("Persist") != std::string::npos || spelled.find("PERSIST") != std::string::npos))
+        report(a.lines, a.target + " = " + semantic::quote(a.value), effectOf(n));
+    }
     if (sites.empty())
       return;
     std::sort(sites.begin(), sites.end(), [](const Site &a, const Site &b) { return a.lines.begin < b.lines.begin; });
+    // The site quoted is the first that keeps data resident; a reset (a zero set-aside) only
+    // when nothing else is there.
+    // (A constant named in a resetting call, `cudaDeviceSetLimit(...PersistingL2CacheSize, 0)`,
+    // is that reset.)
+    const auto keeps = std::find_if(sites.begin(), sites.end(), [&](const Site &s) {
+      return s.effect != Effect::Reset && std::none_of(sites.begin(), sites.end(), [&](const Site &r) {
+               return r.effect == Effect::Reset && r.lines.begin == s.lines.begin;
+             });
+    });
+    if (keeps != sites.end())
+      std::rotate(sites.begin(), keeps, keeps + 1);
     std::set<unsigned> others;
     for (const Site &s : sites)
       if (s.lines.begin != sites.front().lines.begin)
