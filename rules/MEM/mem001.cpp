@@ -7,6 +7,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/identity_cache.h"
 
 #include <algorithm>
 #include <map>
@@ -17,53 +18,7 @@ namespace {
 
 using semantic::KeyKind;
 
-struct Key {
-  semantic::ConditionComparison cmp;
-  std::vector<KeyKind> kinds;
-  bool stateRight = true; ///< the stored operand (`self._last_x`, `self._cache`) is the right side
-  const semantic::Operand &stateSide() const { return stateRight ? cmp.right : cmp.left; }
-};
-
-bool has(const std::vector<KeyKind> &kinds, KeyKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); }
-
-std::string kindWords(const std::vector<Key> &keys) {
-  bool id = false, ptr = false, ver = false;
-  for (const Key &k : keys) {
-    id |= has(k.kinds, KeyKind::Identity);
-    ptr |= has(k.kinds, KeyKind::Pointer);
-    ver |= has(k.kinds, KeyKind::Version);
-  }
-  std::string out;
-  const auto add = [&](bool on, const char *w) {
-    if (on)
-      out += (out.empty() ? "" : " and ") + std::string(w);
-  };
-  add(id, "object identity");
-  add(ptr, "data_ptr()");
-  add(ver, "_version");
-  return out;
-}
-
-/// The attribute of `self` (or the module-level name) a stored operand keeps its key in:
-/// `self._x` out of `self._x`, `self._x.data_ptr()`, `getattr(self, "_x", None)`.
-std::string stateAttribute(const semantic::Operand &side) {
-  for (const std::string &n : side.value.names) // the first chain one attribute off `self`
-    if (pytext::startsWith(n, "self.") && n.find('.', 5) == std::string::npos)
-      return n;
-  for (const py::Call &c : side.calls)
-    if (c.resolved == "getattr")
-      if (const py::Argument *obj = c.positionalArg(0); obj && semantic::isName(obj->value, "self"))
-        if (const py::Argument *name = c.positionalArg(1); name && name->value.string)
-          return "self." + name->value.string->value;
-  return std::string(semantic::rootName(side.value));
-}
-
-std::vector<const py::Call *> callsOf(const semantic::Operand &o) {
-  std::vector<const py::Call *> out;
-  for (const py::Call &c : o.calls)
-    out.push_back(&c);
-  return out;
-}
+using Key = semantic::CacheKey;
 
 /// The attribute of `self` an assignment writes (`self._cache` of `self._cache[k] = v`).
 std::string targetAttribute(const py::Assignment &a) {
@@ -95,42 +50,6 @@ public:
   }
 
 private:
-  static std::vector<Key> keysOf(const Facts &f, const py::Function &fn, const py::Branch &b,
-                                 const std::set<std::string> &inputs) {
-    const std::vector<semantic::KeyLocal> locals = semantic::keyLocals(f.python, fn, inputs);
-    const std::set<std::string> idFns = semantic::identityFunctions(f.python);
-    // Only a tensor the caller passed is found by identity; a local built from its shape or
-    // device (a workspace key) hashes by value.
-    std::set<std::string> parameterInputs;
-    for (const std::string &p : fn.params)
-      if (inputs.count(p) && p != "self")
-        parameterInputs.insert(p);
-    std::vector<Key> keys;
-    for (semantic::ConditionComparison &c : semantic::conditionComparisons(b.condition)) {
-      const py::Expr &left = c.left.value, &right = c.right.value;
-      if (left.kind == py::ExprKind::None || right.kind == py::ExprKind::None)
-        continue;
-      const bool identityOp = c.identityOperator();
-      std::vector<KeyKind> l = semantic::keyKindsOf(left, identityOp, inputs, locals, idFns, callsOf(c.left));
-      std::vector<KeyKind> r = semantic::keyKindsOf(right, identityOp, inputs, locals, idFns, callsOf(c.right));
-      const bool membership = c.membership();
-      // `x in self.cache`: a dict or set (weak-keyed or not) finds a tensor by its hash, which
-      // is its identity; so does a tuple of tensors.
-      if (membership && l.empty() && semantic::isBareInputKey(left, parameterInputs))
-        l.push_back(KeyKind::Identity);
-      const bool stateRight = !l.empty() && r.empty() && semantic::isStoredState(right, f.python);
-      const bool stateLeft = !membership && !r.empty() && l.empty() && semantic::isStoredState(left, f.python);
-      if (!stateRight && !stateLeft)
-        continue;
-      Key k{std::move(c), stateRight ? std::move(l) : std::move(r), stateRight};
-      // A shape match alone is how compiled kernels and workspaces are keyed.
-      k.kinds.erase(std::remove(k.kinds.begin(), k.kinds.end(), KeyKind::Shape), k.kinds.end());
-      if (!k.kinds.empty())
-        keys.push_back(std::move(k));
-    }
-    return keys;
-  }
-
   /// Items of a return that are state kept across calls (or locals read from it).
   static bool returnsStoredState(const Facts &f, const py::Function &fn, const py::Expr &returned) {
     const std::vector<const py::Expr *> items = mem::returnedItems(returned);
@@ -173,15 +92,15 @@ private:
     const std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())
       return;
-    const std::vector<Key> keys = keysOf(f, fn, b, inputs);
+    const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b.condition, inputs);
     if (keys.empty())
       return;
     const bool positive = std::all_of(keys.begin(), keys.end(), [](const Key &k) { return !k.cmp.negated; });
     const bool negative = std::all_of(keys.begin(), keys.end(), [](const Key &k) { return k.cmp.negated; });
     if (!positive && !negative)
       return;
-    const bool versioned = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return has(k.kinds, KeyKind::Version); });
-    const bool identity = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return has(k.kinds, KeyKind::Identity); });
+    const bool versioned = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Version); });
+    const bool identity = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Identity); });
     const mem::BranchBlocks blocks = mem::blocksOf(b);
     const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
 
@@ -207,7 +126,7 @@ private:
                         const mem::Statement &ret, const std::vector<Key> &keys, bool versioned, bool identity,
                         FindingSink &sink) {
     const LineRange lines{b.lines.begin, ret.lines.end - b.lines.begin <= 4 ? ret.lines.end : b.lines.end};
-    const MessageVars vars{{"key", kindWords(keys)}, {"function", fn.qualname},
+    const MessageVars vars{{"key", semantic::describeKeys(keys)}, {"function", fn.qualname},
                            {"cached", "the stored result `" + semantic::quote(*ret.value) + "`"}};
     if (entry) {
       // The entry point itself answers from the store: the timed call does no work.
@@ -220,32 +139,6 @@ private:
       return;
     sink.report(lines, vars, "helper returns stored `" + semantic::quote(*ret.value) + "` while the input is the same object",
                 identity ? Confidence::Medium : Confidence::Low);
-  }
-
-  /// The key's stored side is assigned from an input (`self._last_x = x`), not from the
-  /// solution's own buffers (a state it handed back last call).
-  static bool keyStoredFromInput(const Facts &f, const Key &k) {
-    if (k.cmp.membership())
-      return true; // the dict is keyed by the input-derived expression itself
-    const std::string attr = stateAttribute(k.stateSide());
-    if (attr.empty())
-      return false;
-    for (const py::Assignment &a : f.python.assignments) {
-      if (a.target != attr)
-        continue;
-      const py::Function *owner = f.python.findFunction(a.function);
-      if (!owner)
-        continue;
-      // The input object itself, its address or its id(), not something sized by it.
-      const std::set<std::string> inputs = mem::inputNames(f.python, *owner);
-      if (inputs.count(std::string(semantic::rootName(a.value))))
-        return true;
-      for (const py::Call &c : f.python.calls) // `id(x)`
-        if (c.function == a.function && c.resolved == "id" && a.lines.contains(c.lines.begin))
-          if (const py::Argument *arg = c.positionalArg(0); arg && inputs.count(std::string(semantic::rootName(arg->value))))
-            return true;
-    }
-    return false;
   }
 
   static bool capturesGraph(const Facts &f, const py::Function &fn, LineRange miss) {
@@ -267,33 +160,14 @@ private:
     return false;
   }
 
-  /// `e` reads the inputs only through their metadata (shape, sizes, dtype, device), directly
-  /// or through locals of `fn` bound to such values: a launch plan, not data of the input.
-  static bool metadataOnly(const Facts &f, const py::Function &fn, const py::Expr &e,
-                           const std::set<std::string> &inputs, int depth = 0) {
-    // `self._plans[x]`: a lookup in stored state keyed by the input hands back what was stored,
-    // which is checked where it is stored.
-    const bool storedLookup = e.kind == py::ExprKind::Subscript && semantic::isStoredState(e, f.python);
-    for (const std::string &n : inputs)
-      if (!storedLookup && !semantic::readsOnlyMetadata(e, n))
-        return false;
-    if (depth >= 3)
-      return true;
-    for (const py::Assignment &a : f.python.assignments)
-      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name && !inputs.count(a.target) &&
-          semantic::reads(e, a.target) && !metadataOnly(f, fn, a.value, inputs, depth + 1))
-        return false;
-    return true;
-  }
-
   static void checkDerivedRefill(const Facts &f, const py::Function &fn, const py::Branch &b, LineRange miss,
                                  const std::vector<Key> &keys, bool identity, FindingSink &sink) {
-    if (!std::any_of(keys.begin(), keys.end(), [&](const Key &k) { return keyStoredFromInput(f, k); }))
+    if (!std::any_of(keys.begin(), keys.end(), [&](const Key &k) { return semantic::keyStoredFromInput(f.python, k); }))
       return;
     std::set<std::string> keyAttrs;
     for (const Key &k : keys)
       if (!k.cmp.membership())
-        keyAttrs.insert(stateAttribute(k.stateSide()));
+        keyAttrs.insert(semantic::stateAttribute(k.stateSide()));
     std::string derived;
     std::set<std::string> inputs = mem::inputNames(f.python, fn);
     inputs.erase("self"); // a method's body moved into a helper still takes the module first
@@ -310,7 +184,7 @@ private:
               return true;
         return false;
       };
-      if (metadataOnly(f, fn, a.value, inputs) && !filled())
+      if (semantic::readsOnlyInputMetadata(f.python, fn, a.value, inputs) && !filled())
         continue;
       if (!keyAttrs.count(attr)) {
         derived = attr;
@@ -320,7 +194,7 @@ private:
     if (derived.empty() || capturesGraph(f, fn, miss))
       return;
     sink.report(b.lines,
-                {{"key", kindWords(keys)}, {"function", fn.qualname},
+                {{"key", semantic::describeKeys(keys)}, {"function", fn.qualname},
                  {"cached", "data derived from the input (`" + derived + "`)"}},
                 "no _version or content check: an in-place overwrite of the same tensor reuses stale `" + derived + "`",
                 identity ? Confidence::Medium : Confidence::Low);

@@ -8,6 +8,7 @@
 #include "kbaudit/facts.h"
 #include "kbaudit/semantic/cache_key.h"
 #include "kbaudit/semantic/condition_parts.h"
+#include "kbaudit/semantic/input_aliases.h"
 
 #include <set>
 #include <string>
@@ -19,15 +20,12 @@ namespace kbaudit::rules::mem {
 /// Functions the entry points reach; every method of a model class when the inventory has none.
 std::set<std::string> reachableFunctions(const Facts &f);
 
-/// Parameters that carry the caller's data: all but the receiver (`self`/`cls`).
-std::vector<std::string> inputParams(const py::Function &fn);
-
-/// The input parameters of `fn` plus local names bound to them or to parts and views of them
-/// (`st = state[3]`, `ckv = st["c_kv"]`, `x2 = x.view(-1)`); not results of computations.
-std::set<std::string> inputNames(const py::PythonFacts &facts, const py::Function &fn);
-
-/// Names rebound (assigned) inside `fn` before `line` (0: anywhere).
-bool reboundBefore(const py::PythonFacts &facts, const py::Function &fn, std::string_view name, unsigned line = 0);
+// Who the inputs are is the semantic layer's answer (kbaudit/semantic/input_aliases.h).
+using semantic::inputParams;
+using semantic::reboundBefore;
+inline std::set<std::string> inputNames(const py::PythonFacts &facts, const py::Function &fn) {
+  return semantic::inputAliases(facts, fn);
+}
 
 /// A `return` statement of `fn` itself (not of a nested def) and the value it returns.
 struct Statement {

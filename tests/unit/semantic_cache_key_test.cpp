@@ -39,6 +39,7 @@ def forward(x):
     c = getattr(x, "_version", None)
     d = (x.shape, x.dtype)
     e = hash(x)
+    e2 = (hash(x), x.shape)
     g = wr.ref(x)
     h = (a, d)
     return x
@@ -48,6 +49,7 @@ def forward(x):
   EXPECT_TRUE(hasKind(kindsOfLocal(f, "forward", "c"), KeyKind::Version));
   EXPECT_EQ(kindsOfLocal(f, "forward", "d"), std::vector<KeyKind>{KeyKind::Shape});
   EXPECT_TRUE(hasKind(kindsOfLocal(f, "forward", "e"), KeyKind::Identity));
+  EXPECT_TRUE(hasKind(kindsOfLocal(f, "forward", "e2"), KeyKind::Identity));
   EXPECT_TRUE(hasKind(kindsOfLocal(f, "forward", "g"), KeyKind::Identity));
   const std::vector<KeyKind> h = kindsOfLocal(f, "forward", "h"); // through the locals it reads
   EXPECT_TRUE(hasKind(h, KeyKind::Identity));

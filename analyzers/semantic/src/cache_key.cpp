@@ -76,7 +76,11 @@ std::vector<KeyKind> keyKindsOf(const py::Expr &side, bool identityOperator, con
     if (readsAny(side, identityFns))
       add(KeyKind::Identity);
     // A tensor hashes by identity: `hash(x)` of an input is its id (not `hash(x.shape)`).
-    if (reads(side, "hash"))
+    for (const py::Call *c : calls)
+      if (c->callee == "hash")
+        if (const py::Argument *arg = c->positionalArg(0); arg && isBareInputKey(arg->value, inputs))
+          add(KeyKind::Identity);
+    if (reads(side, "hash")) // calls not known: an input read only as itself
       for (const std::string &n : inputs)
         if (reads(side, n) && attributesOf(side, n).empty())
           add(KeyKind::Identity);
