@@ -8,10 +8,9 @@
 
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/identity_cache.h"
+#include "kbaudit/semantic/memoized_calls.h"
 
 #include <algorithm>
-#include <map>
-#include <cctype>
 
 namespace kbaudit::rules {
 namespace {
@@ -50,24 +49,6 @@ public:
   }
 
 private:
-  /// Items of a return that are state kept across calls (or locals read from it).
-  static bool returnsStoredState(const Facts &f, const py::Function &fn, const py::Expr &returned) {
-    const std::vector<const py::Expr *> items = mem::returnedItems(returned);
-    if (items.empty())
-      return false;
-    for (const py::Expr *item : items) {
-      bool stored = semantic::isStoredState(*item, f.python);
-      for (const py::Assignment &a : f.python.assignments)
-        if (!stored && a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Name &&
-            semantic::reads(*item, a.target) && semantic::isStoredState(a.value, f.python) &&
-            a.value.kind != py::ExprKind::Call)
-          stored = true;
-      if (!stored)
-        return false;
-    }
-    return true;
-  }
-
   /// Any call on `lines` that does work (a kernel, an extension, a graph replay, a method).
   static bool computesOn(const Facts &f, const py::Function &fn, LineRange lines, LineRange test) {
     for (const py::Call *c : mem::callsOn(f.python, fn.qualname, lines))
@@ -107,7 +88,7 @@ private:
     // A hit that returns what was stored, with no work between the test and the return.
     const LineRange missEnd{blocks.body.begin, blocks.orelse.valid() ? blocks.orelse.end : blocks.body.end};
     const mem::Statement *ret = positive ? hitReturn(rets, blocks.body, false) : hitReturn(rets, missEnd, true);
-    if (ret && returnsStoredState(f, fn, *ret->value)) {
+    if (ret && semantic::returnsStoredState(f.python, fn, *ret->value)) {
       const LineRange between = positive ? LineRange{blocks.body.begin, ret->lines.end}
                                          : LineRange{missEnd.end + 1, ret->lines.end};
       if (!computesOn(f, fn, between, b.lines)) {
@@ -201,59 +182,12 @@ private:
   }
 
   /// functools.lru_cache / cache on a function handed input tensors: tensors hash by identity.
-  static bool isMemoizer(std::string_view resolved) {
-    return resolved.rfind("functools.lru_cache", 0) == 0 || resolved.rfind("functools.cache", 0) == 0;
-  }
-
   static void checkMemoDecorators(const Facts &f, const std::set<std::string> &reach, FindingSink &sink) {
-    for (const py::Function &g : f.python.functions) {
-      // What callers call it by -> how it is memoized: the def's own name under `@lru_cache`, the
-      // name bound by `cached = lru_cache(maxsize=8)(run)` (the front end gives `run` that
-      // decorator on the binding's line).
-      std::map<std::string, std::string> names;
-      for (const py::Decorator &d : g.decorators) {
-        if (!isMemoizer(d.resolved))
-          continue;
-        if (g.lines.contains(d.lines.begin)) {
-          names.try_emplace(g.name, d.resolved);
-          names.try_emplace(g.qualname, d.resolved);
-          continue;
-        }
-        for (const py::Assignment &a : f.python.assignments)
-          if (a.function.empty() && a.kind == py::Assignment::TargetKind::Name && a.lines.contains(d.lines.begin))
-            names.try_emplace(a.target, d.resolved + "(" + g.qualname + ")");
-      }
-      const bool memo = !names.empty();
-      // The memoized function must do the timed work itself: a kernel launch or an extension
-      // call inside it (a cached table built from an integer argument is legitimate).
-      const bool launches = std::any_of(f.python.calls.begin(), f.python.calls.end(), [&](const py::Call &c) {
-        return c.function == g.qualname && !c.launchedKernel.empty();
-      }) || std::any_of(f.embedded.calls.begin(), f.embedded.calls.end(), [&](const embed::ExtensionCall &c) {
-        return c.function == g.qualname;
-      });
-      if (!memo || g.params.empty() || !launches)
-        continue;
-      for (const py::Call &c : f.python.calls) {
-        const auto how = names.count(c.callee) ? names.find(c.callee) : names.find(c.resolved);
-        if (!reach.count(c.function) || how == names.end())
-          continue;
-        const py::Function *caller = f.python.findFunction(c.function);
-        if (!caller)
-          continue;
-        const std::set<std::string> inputs = mem::inputNames(f.python, *caller);
-        const bool tensorArg = std::any_of(c.args.begin(), c.args.end(), [&](const py::Argument &a) {
-          return (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Subscript) &&
-                 semantic::readsAny(a.value, inputs);
-        });
-        if (!tensorArg)
-          continue;
-        sink.report(c.lines,
-                    {{"key", "object identity"}, {"function", c.function},
-                     {"cached", "the result of memoized `" + g.name + "` (" + how->second + ")"}},
-                    "tensors hash by object identity, so a repeated input object returns the stored result");
-        break;
-      }
-    }
+    for (const semantic::MemoizedCall &m : semantic::memoizedCallsOnInputs(f, reach))
+      sink.report(m.call->lines,
+                  {{"key", "object identity"}, {"function", m.call->function},
+                   {"cached", "the result of memoized `" + m.memoized->name + "` (" + m.how + ")"}},
+                  "tensors hash by object identity, so a repeated input object returns the stored result");
   }
 
   /// Extension code keeping tensors in a static keyed by data_ptr(): the same hack in C++,

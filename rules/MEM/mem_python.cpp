@@ -21,26 +21,6 @@ std::set<std::string> reachableFunctions(const Facts &f) {
   return out;
 }
 
-std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn) {
-  std::vector<Statement> out;
-  for (const py::Return &r : facts.returns)
-    if (r.function == fn.qualname)
-      out.push_back(Statement{r.lines, &r.value});
-  return out;
-}
-
-std::vector<const py::Expr *> returnedItems(const py::Expr &returned) {
-  std::vector<const py::Expr *> out;
-  if ((returned.kind == py::ExprKind::Tuple || returned.kind == py::ExprKind::List) && !returned.elements.empty()) {
-    for (const py::Expr &e : returned.elements)
-      out.push_back(&e);
-    return out;
-  }
-  if (returned.lines.valid()) // a bare `return` returns nothing
-    out.push_back(&returned);
-  return out;
-}
-
 bool within(LineRange inner, LineRange outer) {
   return inner.begin >= outer.begin && inner.begin <= outer.end && outer.begin != 0;
 }

@@ -9,6 +9,7 @@
 #include "kbaudit/semantic/cache_key.h"
 #include "kbaudit/semantic/condition_parts.h"
 #include "kbaudit/semantic/input_aliases.h"
+#include "kbaudit/semantic/returned_items.h"
 
 #include <set>
 #include <string>
@@ -27,14 +28,12 @@ inline std::set<std::string> inputNames(const py::PythonFacts &facts, const py::
   return semantic::inputAliases(facts, fn);
 }
 
-/// A `return` statement of `fn` itself (not of a nested def) and the value it returns.
-struct Statement {
-  LineRange lines;
-  const py::Expr *value = nullptr; ///< into the facts' returns
-};
-std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn);
-/// Returned elements: the items of a returned tuple or list literal, else the value itself.
-std::vector<const py::Expr *> returnedItems(const py::Expr &returned);
+// What a function returns is the semantic layer's answer (kbaudit/semantic/returned_items.h).
+using Statement = semantic::ReturnStatement;
+using semantic::returnedItems;
+inline std::vector<Statement> returns(const py::PythonFacts &facts, const py::Function &fn) {
+  return semantic::returnsOf(facts, fn);
+}
 
 /// The lines an if/elif test guards (its block), and the block of its `else`, if any.
 struct BranchBlocks {
