@@ -5,6 +5,7 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/buffer_writes.h"
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/host_function_body.h"
 
@@ -33,10 +34,6 @@ bool stateDependent(const py::Branch &b) {
       return true;
   return false;
 }
-
-struct Use {
-  LineRange lines;
-};
 
 class Mem002 final : public Check {
 public:
@@ -94,32 +91,6 @@ private:
     return false;
   }
 
-  /// Every later mention of `name` in `fn` that could write it: an argument of a call (a
-  /// kernel launch, an extension, `out=`), a method on it, an item assignment, an alias.
-  static std::vector<Use> usesOf(const Facts &f, const py::Function &fn, const std::string &name, unsigned after,
-                                 unsigned before) {
-    std::vector<Use> uses;
-    const std::string nested = fn.qualname + ".";
-    const auto inFn = [&](const std::string &g) { return g == fn.qualname || g.rfind(nested, 0) == 0; };
-    const auto inWindow = [&](LineRange l) { return l.begin > after && l.begin < before; };
-    for (const py::Call &c : f.python.calls) {
-      if (!inFn(c.function) || !inWindow(c.lines))
-        continue;
-      bool use = c.receiver == name || c.receiver.rfind(name + ".", 0) == 0 || c.receiver.rfind(name + "[", 0) == 0;
-      for (const py::Argument &arg : c.args)
-        use |= semantic::reads(arg.value, name);
-      if (use)
-        uses.push_back({c.lines});
-    }
-    for (const py::Assignment &s : f.python.assignments) {
-      if (!inFn(s.function) || !inWindow(s.lines))
-        continue;
-      if (pytext::mentionsName(s.target, name) || semantic::reads(s.value, name))
-        uses.push_back({s.lines});
-    }
-    return uses;
-  }
-
   static const mem::Statement *returnOf(const Facts &f, const py::Function &fn, const std::vector<mem::Statement> &rets,
                                         const std::string &name, unsigned after) {
     for (const mem::Statement &r : rets) {
@@ -144,7 +115,7 @@ private:
       if (s.function == fn.qualname && s.kind == py::Assignment::TargetKind::Name && s.target == name &&
           s.lines.begin > alloc.lines.end && s.lines.begin < ret->lines.begin)
         return;
-    const std::vector<Use> uses = usesOf(f, fn, name, alloc.lines.end, ret->lines.begin);
+    const std::vector<LineRange> uses = semantic::mentionsThatMayWrite(f.python, fn, name, alloc.lines.end, ret->lines.begin);
     const std::string what = alloc.value.resolved.empty() ? semantic::quote(alloc.value) : alloc.value.resolved;
     if (uses.empty()) {
       sink.report(alloc.lines, {{"buffer", name}, {"alloc", what}, {"path", "on every path"}},
@@ -153,8 +124,8 @@ private:
     }
     // Every write sits under a test of earlier calls' state that the return does not share.
     const py::Branch *guard = nullptr;
-    for (const Use &u : uses) {
-      const py::Branch *g = guardOf(f, fn, u.lines, alloc.lines, ret->lines);
+    for (const LineRange &u : uses) {
+      const py::Branch *g = guardOf(f, fn, u, alloc.lines, ret->lines);
       if (!g || !stateDependent(*g))
         return;
       guard = g;
@@ -186,12 +157,12 @@ private:
   }
 
   /// Writes on both sides of the guard: every path writes.
-  static bool coveredByElse(const Facts &, const py::Function &, const std::vector<Use> &uses, const py::Branch &g) {
+  static bool coveredByElse(const Facts &, const py::Function &, const std::vector<LineRange> &uses, const py::Branch &g) {
     const mem::BranchBlocks blocks = mem::blocksOf(g);
     bool body = false, orelse = false;
-    for (const Use &u : uses) {
-      body |= mem::within(u.lines, blocks.body);
-      orelse |= mem::within(u.lines, blocks.orelse);
+    for (const LineRange &u : uses) {
+      body |= mem::within(u, blocks.body);
+      orelse |= mem::within(u, blocks.orelse);
     }
     return body && orelse;
   }
