@@ -73,7 +73,7 @@ private:
     const std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())
       return;
-    const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b.condition, inputs);
+    const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b, inputs);
     if (keys.empty())
       return;
     const bool positive = std::all_of(keys.begin(), keys.end(), [](const Key &k) { return !k.cmp.negated; });

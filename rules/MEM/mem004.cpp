@@ -6,6 +6,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/identity_cache.h"
 #include "kbaudit/semantic/sampled_key.h"
 
 #include <map>
@@ -58,9 +59,9 @@ private:
   }
 
   static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
-    const py::Expr condition = semantic::operandOf(b.condition).value;
-    if (!semantic::isStoredState(condition, f.python))
+    if (!semantic::testReadsState(f.python, b))
       return;
+    const py::Expr condition = semantic::operandOf(b.condition).value;
     // Inputs as the caller passed them: a sample of a sample is still a sample.
     std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())

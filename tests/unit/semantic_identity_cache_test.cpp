@@ -35,17 +35,39 @@ class M:
 )PY"));
   const Function &fn = *f.findFunction("M.forward");
   const std::set<std::string> inputs = semantic::inputAliases(f, fn);
-  const auto both = semantic::cacheKeys(f, fn, branchOn(f, 4).condition, inputs);
+  const auto both = semantic::cacheKeys(f, fn, branchOn(f, 4), inputs);
   ASSERT_EQ(both.size(), 2u);
   EXPECT_EQ(semantic::describeKeys(both), "object identity and _version");
   EXPECT_EQ(semantic::stateAttribute(both[0].stateSide()), "self._x");
   EXPECT_FALSE(semantic::keyStoredFromInput(f, both[0])); // nothing assigns self._x here
-  EXPECT_TRUE(semantic::cacheKeys(f, fn, branchOn(f, 6).condition, inputs).empty()); // shape only
-  const auto ptr = semantic::cacheKeys(f, fn, branchOn(f, 8).condition, inputs);
+  EXPECT_TRUE(semantic::cacheKeys(f, fn, branchOn(f, 6), inputs).empty()); // shape only
+  const auto ptr = semantic::cacheKeys(f, fn, branchOn(f, 8), inputs);
   ASSERT_EQ(ptr.size(), 1u);
   EXPECT_EQ(semantic::describeKeys(ptr), "data_ptr()"); // the comment's id(x) is no key
   EXPECT_TRUE(ptr[0].cmp.negated);
   EXPECT_TRUE(semantic::keyStoredFromInput(f, ptr[0])); // self._ptr = x.data_ptr()
+}
+
+TEST(SemanticIdentityCache, OnlyTestsOfStateCanKeyACache) {
+  auto f = analyze(src(R"PY(
+_seen = {}
+LIMIT = 4
+
+def forward(x, last):
+    if x is last:
+        return x
+    if x.shape[0] > LIMIT:
+        return x
+    if x in _seen:
+        return _seen[x]
+    return x
+)PY"));
+  const Function &fn = *f.findFunction("forward");
+  EXPECT_FALSE(semantic::testReadsState(f, branchOn(f, 5))); // two inputs, no state
+  EXPECT_FALSE(semantic::testReadsState(f, branchOn(f, 7))); // a module constant
+  EXPECT_TRUE(semantic::testReadsState(f, branchOn(f, 9)));
+  EXPECT_TRUE(semantic::cacheKeys(f, fn, branchOn(f, 5), semantic::inputAliases(f, fn)).empty());
+  EXPECT_EQ(semantic::cacheKeys(f, fn, branchOn(f, 9), semantic::inputAliases(f, fn)).size(), 1u);
 }
 
 TEST(SemanticIdentityCache, StateReadThroughGetattrAndStoredFromId) {
@@ -58,7 +80,7 @@ class M:
         return x
 )PY"));
   const Function &fn = *f.findFunction("M.forward");
-  const auto keys = semantic::cacheKeys(f, fn, branchOn(f, 3).condition, semantic::inputAliases(f, fn));
+  const auto keys = semantic::cacheKeys(f, fn, branchOn(f, 3), semantic::inputAliases(f, fn));
   ASSERT_EQ(keys.size(), 1u);
   EXPECT_EQ(semantic::stateAttribute(keys[0].stateSide()), "self._last");
   EXPECT_TRUE(semantic::keyStoredFromInput(f, keys[0]));

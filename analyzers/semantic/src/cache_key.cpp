@@ -130,9 +130,10 @@ bool isBareInputKey(const py::Expr &side, const std::set<std::string> &inputs) {
 }
 
 bool isStoredState(const py::Expr &e, const py::PythonFacts &facts) {
-  if (reads(e, "self"))
-    return true;
-  const std::string_view head = rootName(e);
+  return reads(e, "self") || isModuleState(facts, rootName(e));
+}
+
+bool isModuleState(const py::PythonFacts &facts, std::string_view head) {
   if (head.empty())
     return false;
   for (const py::Assignment &a : facts.assignments)

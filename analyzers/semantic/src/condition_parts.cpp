@@ -3,6 +3,7 @@
 #include "kbaudit/python/frontend.h"
 #include "kbaudit/semantic/python_text.h"
 
+#include <algorithm>
 #include <array>
 
 namespace kbaudit::semantic {
@@ -105,7 +106,14 @@ std::string normaliseBlanks(std::string_view text) {
   return out;
 }
 
-void collect(std::string_view cond, bool negated, std::vector<ConditionComparison> &out, int depth) {
+/// A comparison found in the text, its sides not yet parsed.
+struct RawComparison {
+  std::string left, right;
+  std::string_view op;
+  bool negated;
+};
+
+void collect(std::string_view cond, bool negated, std::vector<RawComparison> &out, int depth) {
   cond = trim(cond);
   if (cond.empty() || depth > 16)
     return;
@@ -139,32 +147,62 @@ void collect(std::string_view cond, bool negated, std::vector<ConditionCompariso
     const std::vector<std::string_view> sides = splitTopLevel(cond, op.spelled);
     if (sides.size() != 2)
       continue;
-    out.push_back(ConditionComparison{operandOf(sides[0]), operandOf(sides[1]), std::string(op.name),
-                                      negated != op.negates});
+    out.push_back(RawComparison{std::string(sides[0]), std::string(sides[1]), op.name, negated != op.negates});
     return;
   }
 }
 
-} // namespace
-
-Operand operandOf(std::string_view source) {
-  // Parenthesised on lines of their own: a trailing comment or a line break inside the
-  // expression cannot end the statement early.
-  const std::string program = "__kbaudit_expr = (\n" + std::string(source) + "\n)\n";
+/// Each of `sources` parsed as an expression of its own, in one run of the front end: one
+/// assignment per source, each parenthesised on lines of its own so that a trailing comment or
+/// a line break inside it cannot end the statement early. A source that does not parse (or
+/// spills into its neighbours) gets an empty operand.
+std::vector<Operand> parseOperands(const std::vector<std::string_view> &sources) {
+  std::string program;
+  std::vector<LineRange> spans;
+  unsigned line = 1;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string text = "__kbaudit_expr" + std::to_string(i) + " = (\n" + std::string(sources[i]) + "\n)\n";
+    const auto lines = static_cast<unsigned>(std::count(text.begin(), text.end(), '\n'));
+    spans.push_back({line, line + lines - 1});
+    line += lines;
+    program += text;
+  }
   py::PythonFacts facts = py::analyze(program);
-  Operand out;
-  if (!facts.diagnostics.empty())
-    return out;
-  for (py::Assignment &a : facts.assignments)
-    if (a.function.empty() && a.target == "__kbaudit_expr")
-      out.value = std::move(a.value);
-  out.calls = std::move(facts.calls);
+  std::vector<Operand> out(sources.size());
+  std::vector<bool> broken(sources.size(), false);
+  for (const Diagnostic &d : facts.diagnostics)
+    for (std::size_t i = 0; i < spans.size(); ++i)
+      broken[i] = broken[i] || !d.lines.valid() || spans[i].overlaps(d.lines);
+  for (py::Assignment &a : facts.assignments) {
+    for (std::size_t i = 0; i < spans.size(); ++i)
+      if (!broken[i] && a.function.empty() && a.target == "__kbaudit_expr" + std::to_string(i) &&
+          spans[i].contains(a.lines.begin) && spans[i].contains(a.lines.end))
+        out[i].value = std::move(a.value);
+  }
+  for (py::Call &c : facts.calls)
+    for (std::size_t i = 0; i < spans.size(); ++i)
+      if (!broken[i] && spans[i].contains(c.lines.begin))
+        out[i].calls.push_back(std::move(c));
   return out;
 }
 
+} // namespace
+
+Operand operandOf(std::string_view source) { return std::move(parseOperands({source}).front()); }
+
 std::vector<ConditionComparison> conditionComparisons(std::string_view condition) {
+  std::vector<RawComparison> raw;
+  collect(normaliseBlanks(condition), false, raw, 0);
+  std::vector<std::string_view> sides;
+  for (const RawComparison &r : raw) {
+    sides.push_back(r.left);
+    sides.push_back(r.right);
+  }
+  std::vector<Operand> operands = parseOperands(sides);
   std::vector<ConditionComparison> out;
-  collect(normaliseBlanks(condition), false, out, 0);
+  for (std::size_t i = 0; i < raw.size(); ++i)
+    out.push_back(ConditionComparison{std::move(operands[2 * i]), std::move(operands[2 * i + 1]), std::string(raw[i].op),
+                                      raw[i].negated});
   return out;
 }
 

@@ -38,8 +38,17 @@ bool metadataOnly(const py::PythonFacts &facts, const py::Function &fn, const py
 
 bool CacheKey::has(KeyKind k) const { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); }
 
-std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, std::string_view condition,
+bool testReadsState(const py::PythonFacts &facts, const py::Branch &b) {
+  return std::any_of(b.names.begin(), b.names.end(), [&](const std::string &n) {
+    const std::string head = n.substr(0, n.find('.'));
+    return head == "self" || isModuleState(facts, head);
+  });
+}
+
+std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, const py::Branch &b,
                                 const std::set<std::string> &inputs) {
+  if (!testReadsState(facts, b))
+    return {};
   const std::vector<KeyLocal> locals = keyLocals(facts, fn, inputs);
   const std::set<std::string> idFns = identityFunctions(facts);
   // Only a tensor the caller passed is found by identity; a local built from its shape or
@@ -49,7 +58,7 @@ std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function
     if (inputs.count(p) && p != "self")
       parameterInputs.insert(p);
   std::vector<CacheKey> keys;
-  for (ConditionComparison &c : conditionComparisons(condition)) {
+  for (ConditionComparison &c : conditionComparisons(b.condition)) {
     const py::Expr &left = c.left.value, &right = c.right.value;
     if (left.kind == py::ExprKind::None || right.kind == py::ExprKind::None)
       continue;

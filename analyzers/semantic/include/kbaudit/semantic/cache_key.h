@@ -48,6 +48,10 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
 /// set membership test looks up by the tensors' hashes, i.e. their identities.
 bool isBareInputKey(const py::Expr &side, const std::set<std::string> &inputs);
 
+/// `name` is a module-level name bound to None, a dict, a list or a call's result: state a
+/// function can keep across calls (not a constant).
+bool isModuleState(const py::PythonFacts &facts, std::string_view name);
+
 /// `e` names state that outlives the call: it reads `self`, or its chain starts at a
 /// module-level name bound to None, a dict, a list or a call's result.
 bool isStoredState(const py::Expr &e, const py::PythonFacts &facts);

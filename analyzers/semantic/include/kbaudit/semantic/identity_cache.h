@@ -25,9 +25,15 @@ struct CacheKey {
   bool has(KeyKind k) const;
 };
 
-/// The comparisons of `condition` (a branch test in `fn`) that key a cache on `inputs`.
-std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, std::string_view condition,
+/// The comparisons of branch `b`'s test (in `fn`) that key a cache on `inputs`. A test whose
+/// names (py::Branch::names) read no input or local of `fn`, or no state kept across calls, is
+/// answered without parsing its comparisons.
+std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, const py::Branch &b,
                                 const std::set<std::string> &inputs);
+
+/// Some name branch `b` reads starts at `self` or at module-level state (isModuleState): the
+/// test can compare against state kept across calls.
+bool testReadsState(const py::PythonFacts &facts, const py::Branch &b);
 
 /// "object identity", "data_ptr()", "_version", joined by "and", for the kinds of `keys`.
 std::string describeKeys(const std::vector<CacheKey> &keys);
