@@ -19,17 +19,6 @@ using semantic::KeyKind;
 
 using Key = semantic::CacheKey;
 
-/// The attribute of `self` an assignment writes (`self._cache` of `self._cache[k] = v`).
-std::string targetAttribute(const py::Assignment &a) {
-  if (a.kind != py::Assignment::TargetKind::SelfAttribute && a.kind != py::Assignment::TargetKind::Subscript &&
-      a.kind != py::Assignment::TargetKind::Attribute)
-    return {};
-  std::size_t end = 5;
-  while (end < a.target.size() && pytext::isIdentChar(a.target[end]))
-    ++end;
-  return pytext::startsWith(a.target, "self.") ? a.target.substr(0, end) : std::string();
-}
-
 class Mem001 final : public Check {
 public:
   std::string_view id() const override { return "MEM001"; }
@@ -143,35 +132,7 @@ private:
 
   static void checkDerivedRefill(const Facts &f, const py::Function &fn, const py::Branch &b, LineRange miss,
                                  const std::vector<Key> &keys, bool identity, FindingSink &sink) {
-    if (!std::any_of(keys.begin(), keys.end(), [&](const Key &k) { return semantic::keyStoredFromInput(f.python, k); }))
-      return;
-    std::set<std::string> keyAttrs;
-    for (const Key &k : keys)
-      if (!k.cmp.membership())
-        keyAttrs.insert(semantic::stateAttribute(k.stateSide()));
-    std::string derived;
-    std::set<std::string> inputs = mem::inputNames(f.python, fn);
-    inputs.erase("self"); // a method's body moved into a helper still takes the module first
-    for (const py::Assignment &a : f.python.assignments) {
-      const std::string attr = targetAttribute(a);
-      if (a.function != fn.qualname || !mem::within(a.lines, miss) || attr.empty())
-        continue;
-      // A launch plan sized by the input holds nothing of its data, unless a call in the miss
-      // fills it (a buffer allocated from the shape, then written by a kernel from the input).
-      const auto filled = [&] {
-        for (const py::Call *c : mem::callsOn(f.python, fn.qualname, miss))
-          for (const py::Argument &arg : c->args)
-            if (semantic::reads(arg.value, attr))
-              return true;
-        return false;
-      };
-      if (semantic::readsOnlyInputMetadata(f.python, fn, a.value, inputs) && !filled())
-        continue;
-      if (!keyAttrs.count(attr)) {
-        derived = attr;
-        break;
-      }
-    }
+    const std::string derived = semantic::derivedRefill(f.python, fn, miss, keys);
     if (derived.empty() || capturesGraph(f, fn, miss))
       return;
     sink.report(b.lines,

@@ -70,6 +70,31 @@ def forward(x, last):
   EXPECT_EQ(semantic::cacheKeys(f, fn, branchOn(f, 9), semantic::inputAliases(f, fn)).size(), 1u);
 }
 
+TEST(SemanticIdentityCache, RefillOfDataDerivedFromTheInputNotOfAPlan) {
+  auto f = analyze(src(R"PY(
+class M:
+    def forward(self, x):
+        if x is not self._x:
+            self._x = x
+            self._grid = (x.shape[0],)
+            self._packed = x.float().contiguous()
+        return self._packed
+    def plan(self, x):
+        if x is not self._x:
+            self._x = x
+            self._grid = (x.shape[0],)
+        return x
+)PY"));
+  const Function &fwd = *f.findFunction("M.forward");
+  const auto keys = semantic::cacheKeys(f, fwd, branchOn(f, 3), semantic::inputAliases(f, fwd));
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(semantic::derivedRefill(f, fwd, {4, 6}, keys), "self._packed");
+  const Function &plan = *f.findFunction("M.plan");
+  const auto planKeys = semantic::cacheKeys(f, plan, branchOn(f, 9), semantic::inputAliases(f, plan));
+  ASSERT_EQ(planKeys.size(), 1u);
+  EXPECT_EQ(semantic::derivedRefill(f, plan, {10, 11}, planKeys), ""); // a launch plan sized by x
+}
+
 TEST(SemanticIdentityCache, StateReadThroughGetattrAndStoredFromId) {
   auto f = analyze(src(R"PY(
 class M:

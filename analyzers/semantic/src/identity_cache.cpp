@@ -34,6 +34,28 @@ bool metadataOnly(const py::PythonFacts &facts, const py::Function &fn, const py
   return true;
 }
 
+/// The attribute of `self` an assignment writes (`self._cache` of `self._cache[k] = v`).
+std::string targetAttribute(const py::Assignment &a) {
+  if ((a.kind != py::Assignment::TargetKind::SelfAttribute && a.kind != py::Assignment::TargetKind::Subscript &&
+       a.kind != py::Assignment::TargetKind::Attribute) ||
+      !pytext::startsWith(a.target, "self."))
+    return {};
+  std::size_t end = 5;
+  while (end < a.target.size() && pytext::isIdentChar(a.target[end]))
+    ++end;
+  return a.target.substr(0, end);
+}
+
+/// A call of `fn` (or a def nested in it) on `lines` is handed something reading `name`.
+bool handedTo(const py::PythonFacts &facts, const py::Function &fn, LineRange lines, const std::string &name) {
+  for (const py::Call &c : facts.calls)
+    if ((c.function == fn.qualname || pytext::startsWith(c.function, fn.qualname + ".")) && lines.contains(c.lines.begin))
+      for (const py::Argument &arg : c.args)
+        if (reads(arg.value, name))
+          return true;
+  return false;
+}
+
 } // namespace
 
 bool CacheKey::has(KeyKind k) const { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); }
@@ -130,6 +152,30 @@ bool keyStoredFromInput(const py::PythonFacts &facts, const CacheKey &k) {
           return true;
   }
   return false;
+}
+
+std::string derivedRefill(const py::PythonFacts &facts, const py::Function &fn, LineRange miss,
+                          const std::vector<CacheKey> &keys) {
+  if (!std::any_of(keys.begin(), keys.end(), [&](const CacheKey &k) { return keyStoredFromInput(facts, k); }))
+    return {};
+  std::set<std::string> keyAttrs;
+  for (const CacheKey &k : keys)
+    if (!k.cmp.membership())
+      keyAttrs.insert(stateAttribute(k.stateSide()));
+  std::set<std::string> inputs = inputAliases(facts, fn);
+  inputs.erase("self"); // a method's body moved into a helper still takes the module first
+  for (const py::Assignment &a : facts.assignments) {
+    const std::string attr = targetAttribute(a);
+    if (a.function != fn.qualname || !miss.contains(a.lines.begin) || attr.empty())
+      continue;
+    // A launch plan sized by the input holds nothing of its data, unless a call in the miss
+    // fills it (a buffer allocated from the shape, then written by a kernel from the input).
+    if (readsOnlyInputMetadata(facts, fn, a.value, inputs) && !handedTo(facts, fn, miss, attr))
+      continue;
+    if (!keyAttrs.count(attr))
+      return attr;
+  }
+  return {};
 }
 
 bool readsOnlyInputMetadata(const py::PythonFacts &facts, const py::Function &fn, const py::Expr &e,

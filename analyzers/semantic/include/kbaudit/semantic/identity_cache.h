@@ -52,4 +52,12 @@ bool keyStoredFromInput(const py::PythonFacts &facts, const CacheKey &k);
 bool readsOnlyInputMetadata(const py::PythonFacts &facts, const py::Function &fn, const py::Expr &e,
                             const std::set<std::string> &inputs);
 
+/// The attribute of `self` that the miss block `miss` of `fn` refills with data derived from
+/// the input, for keys one of which was stored from an input (keyStoredFromInput): a `self.<a>`
+/// assigned there that is not a key's own attribute and does not read the input only through
+/// its metadata, unless a call in the block is handed it (a buffer sized from the shape, then
+/// filled by a kernel). "" when there is none.
+std::string derivedRefill(const py::PythonFacts &facts, const py::Function &fn, LineRange miss,
+                          const std::vector<CacheKey> &keys);
+
 } // namespace kbaudit::semantic
