@@ -3,7 +3,6 @@
 #include "forward_entry.h"
 #include "semantic_names.h"
 
-#include "kbaudit/semantic/expr_query.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,10 @@
 #pragma once
 
-// Shared reading of Python control flow for the MEM rules: which names are the entry point's
-// inputs, what a branch's block is, what a function returns. Blocks and returns come from the
-// Python facts (Branch::arms, returns); what a cache key reads is the semantic layer's
-// (kbaudit/semantic/cache_key.h).
+// Shared reading of Python control flow for the MEM rules: which functions forward reaches,
+// what a branch's blocks are (from Branch::arms), which calls do work, and the calls on a range
+// of lines. Who the inputs are, what a function returns and what a cache key reads are the
+// semantic layer's answers (input_aliases, returned_items, cache_key), re-exported here under
+// the names the MEM checks use.
 
 #include "kbaudit/facts.h"
 #include "kbaudit/semantic/cache_key.h"

@@ -4,7 +4,7 @@
 // a branch's test as source text (`py::Branch::condition`); rules that ask "is this a cache
 // key compared with stored state" need its comparisons and, for each side, the names it reads
 // and the root of its chain. The condition is split at its top-level `and`/`or`/`not` and
-// comparison operators (outside brackets and string literals), and each side is parsed by the
+// comparison operators (outside brackets, string literals and comments), and each side is parsed by the
 // Python front end as an expression of its own, so what a side reads comes from a syntax tree:
 // a name inside a string literal or a comment of the condition is not read.
 //
