@@ -3,7 +3,6 @@
 #include "forward_entry.h"
 #include "semantic_names.h"
 
-
 #include <algorithm>
 #include <array>
 
