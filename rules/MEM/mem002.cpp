@@ -5,6 +5,8 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/buffer_writes.h"
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/host_function_body.h"
 
 namespace kbaudit::rules {
@@ -32,10 +34,6 @@ bool stateDependent(const py::Branch &b) {
       return true;
   return false;
 }
-
-struct Use {
-  LineRange lines;
-};
 
 class Mem002 final : public Check {
 public:
@@ -65,13 +63,14 @@ private:
       if (!fn)
         continue;
       for (const mem::Statement &r : mem::returns(f.python, *fn))
-        for (const py::Function &g : f.python.functions) {
-          const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
-          const bool free = g.className.empty() && g.qualname == g.name;
-          if ((method && r.text.find("self." + g.name + "(") != std::string::npos) ||
-              (free && pytext::mentionsName(r.text, g.name) && r.text.find(g.name + "(") != std::string::npos))
-            out.insert(g.qualname);
-        }
+        for (const py::Call &c : f.python.calls) // a call inside the returned value
+          if (c.function == fn->qualname && r.lines.contains(c.lines.begin))
+            for (const py::Function &g : f.python.functions) {
+              const bool method = g.className == fn->className && g.qualname == g.className + "." + g.name;
+              const bool free = g.className.empty() && g.qualname == g.name;
+              if ((method && c.callee == "self." + g.name) || (free && c.callee == g.name))
+                out.insert(g.qualname);
+            }
     }
     return out;
   }
@@ -92,42 +91,14 @@ private:
     return false;
   }
 
-  /// Every later mention of `name` in `fn` that could write it: an argument of a call (a
-  /// kernel launch, an extension, `out=`), a method on it, an item assignment, an alias.
-  static std::vector<Use> usesOf(const Facts &f, const py::Function &fn, const std::string &name, unsigned after,
-                                 unsigned before) {
-    std::vector<Use> uses;
-    const std::string nested = fn.qualname + ".";
-    const auto inFn = [&](const std::string &g) { return g == fn.qualname || g.rfind(nested, 0) == 0; };
-    const auto inWindow = [&](LineRange l) { return l.begin > after && l.begin < before; };
-    for (const py::Call &c : f.python.calls) {
-      if (!inFn(c.function) || !inWindow(c.lines))
-        continue;
-      bool use = c.receiver == name || c.receiver.rfind(name + ".", 0) == 0 || c.receiver.rfind(name + "[", 0) == 0;
-      for (const py::Argument &arg : c.args)
-        use |= pytext::mentionsName(arg.value.text, name);
-      if (use)
-        uses.push_back({c.lines});
-    }
-    for (const py::Assignment &s : f.python.assignments) {
-      if (!inFn(s.function) || !inWindow(s.lines))
-        continue;
-      if (pytext::mentionsName(s.target, name) || pytext::mentionsName(s.value.text, name))
-        uses.push_back({s.lines});
-    }
-    return uses;
-  }
-
   static const mem::Statement *returnOf(const Facts &f, const py::Function &fn, const std::vector<mem::Statement> &rets,
                                         const std::string &name, unsigned after) {
     for (const mem::Statement &r : rets) {
       if (r.lines.begin <= after || underArgumentGuard(f, fn, r.lines))
         continue;
-      for (const std::string &item : mem::returnedItems(r.text)) {
-        const std::string_view t = pytext::trim(item);
-        if (t.substr(0, name.size()) == name && (t.size() == name.size() || t[name.size()] == '.' || t[name.size()] == '['))
+      for (const py::Expr *item : mem::returnedItems(*r.value))
+        if (semantic::rootName(*item) == name) // the buffer itself, an item or a view of it
           return &r;
-      }
     }
     return nullptr;
   }
@@ -144,17 +115,17 @@ private:
       if (s.function == fn.qualname && s.kind == py::Assignment::TargetKind::Name && s.target == name &&
           s.lines.begin > alloc.lines.end && s.lines.begin < ret->lines.begin)
         return;
-    const std::vector<Use> uses = usesOf(f, fn, name, alloc.lines.end, ret->lines.begin);
-    const std::string what = alloc.value.resolved.empty() ? alloc.value.text : alloc.value.resolved;
+    const std::vector<LineRange> uses = semantic::mentionsThatMayWrite(f.python, fn, name, alloc.lines.end, ret->lines.begin);
+    const std::string what = alloc.value.resolved.empty() ? semantic::quote(alloc.value) : alloc.value.resolved;
     if (uses.empty()) {
       sink.report(alloc.lines, {{"buffer", name}, {"alloc", what}, {"path", "on every path"}},
-                  "no call, kernel launch or assignment receives `" + name + "` before `return " + ret->text + "`");
+                  "no call, kernel launch or assignment receives `" + name + "` before `return " + semantic::quote(*ret->value) + "`");
       return;
     }
     // Every write sits under a test of earlier calls' state that the return does not share.
     const py::Branch *guard = nullptr;
-    for (const Use &u : uses) {
-      const py::Branch *g = guardOf(f, fn, u.lines, alloc.lines, ret->lines);
+    for (const LineRange &u : uses) {
+      const py::Branch *g = guardOf(f, fn, u, alloc.lines, ret->lines);
       if (!g || !stateDependent(*g))
         return;
       guard = g;
@@ -186,12 +157,12 @@ private:
   }
 
   /// Writes on both sides of the guard: every path writes.
-  static bool coveredByElse(const Facts &, const py::Function &, const std::vector<Use> &uses, const py::Branch &g) {
+  static bool coveredByElse(const Facts &, const py::Function &, const std::vector<LineRange> &uses, const py::Branch &g) {
     const mem::BranchBlocks blocks = mem::blocksOf(g);
     bool body = false, orelse = false;
-    for (const Use &u : uses) {
-      body |= mem::within(u.lines, blocks.body);
-      orelse |= mem::within(u.lines, blocks.orelse);
+    for (const LineRange &u : uses) {
+      body |= mem::within(u, blocks.body);
+      orelse |= mem::within(u, blocks.orelse);
     }
     return body && orelse;
   }

@@ -6,7 +6,9 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/host_function_body.h"
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/buffer_writes.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/input_view.h"
 
 #include <algorithm>
 #include <optional>
@@ -15,16 +17,6 @@ namespace kbaudit::rules {
 namespace {
 
 namespace cxxbody = semantic::cxxbody;
-namespace pyexpr = semantic::pyexpr;
-
-/// In-place tensor methods that do not change values or are bookkeeping.
-bool isBookkeeping(std::string_view m) {
-  for (std::string_view v : {"requires_grad_", "share_memory_", "record_stream", "retain_grad", "pin_memory_",
-                             "set_name_", "rename_", "resize_", "untyped_storage"})
-    if (m == v)
-      return true;
-  return false;
-}
 
 /// Parameter positions the reference's entry point itself returns or updates in place
 /// (decode steps hand their state back): the contract, not a hack.
@@ -38,9 +30,9 @@ std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *probl
     return out;
   const std::vector<std::string> params = mem::inputParams(*entry);
   for (const mem::Statement &r : mem::returns(ref.facts, *entry))
-    for (const std::string &item : mem::returnedItems(r.text))
+    for (const py::Expr *item : mem::returnedItems(*r.value))
       for (std::size_t i = 0; i < params.size(); ++i)
-        if (pyexpr::isViewOf(item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
+        if (semantic::isViewOfParam(*item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
           out.insert(i);
   return out;
 }
@@ -61,45 +53,6 @@ public:
   }
 
 private:
-  struct Write {
-    LineRange lines;
-    std::string how;
-  };
-
-  /// Where `fn` writes input `p`: in-place methods, slice assignments, kernels and extension
-  /// functions handed the input.
-  static std::vector<Write> writesOf(const Facts &f, const py::Function &fn, const std::string &p) {
-    std::vector<Write> out;
-    std::set<unsigned> extensionLines;
-    for (const embed::ExtensionCall &c : f.embedded.calls)
-      if (c.function == fn.qualname)
-        extensionLines.insert(c.lines.begin);
-    for (const py::Call &c : f.python.calls) {
-      if (c.function != fn.qualname)
-        continue;
-      const std::string head = c.receiver.substr(0, c.receiver.find_first_of(".["));
-      if (head == p && c.method.size() > 1 && c.method.back() == '_' && c.method.rfind("__", 0) != 0 &&
-          !isBookkeeping(c.method)) {
-        out.push_back({c.lines, "`" + c.callee + "(...)` writes it in place"});
-        continue;
-      }
-      const bool launch = !c.launchedKernel.empty() || extensionLines.count(c.lines.begin);
-      if (!launch)
-        continue;
-      for (const py::Argument &a : c.args)
-        if ((a.value.kind == py::ExprKind::Name && a.value.text == p) || (a.keyword == "out" && pytext::mentionsName(a.value.text, p))) {
-          out.push_back({c.lines, "it is handed to `" + (c.launchedKernel.empty() ? c.callee : c.launchedKernel) + "`"});
-          break;
-        }
-    }
-    for (const py::Assignment &a : f.python.assignments)
-      if (a.function == fn.qualname && a.kind == py::Assignment::TargetKind::Subscript &&
-          a.target.rfind(p + "[", 0) == 0 &&
-          (a.target.find(':') != std::string::npos || a.target.find("...") != std::string::npos))
-        out.push_back({a.lines, "`" + a.target + " = ...` writes it in place"});
-    return out;
-  }
-
   static void checkEntry(const CheckContext &ctx, const py::Function &fn, const std::set<std::size_t> &owned,
                          FindingSink &sink) {
     const Facts &f = ctx.facts;
@@ -107,16 +60,17 @@ private:
     const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
     std::set<std::size_t> reported;
     for (const mem::Statement &r : rets) {
-      for (const std::string &item : mem::returnedItems(r.text)) {
+      for (const py::Expr *item : mem::returnedItems(*r.value)) {
         for (std::size_t i = 0; i < params.size(); ++i) {
           const std::string &p = params[i];
-          if (owned.count(i) || reported.count(i) || !pyexpr::isViewOf(item, p) ||
+          if (owned.count(i) || reported.count(i) || !semantic::isViewOfParam(*item, p) ||
               mem::reboundBefore(f.python, fn, p, r.lines.begin))
             continue;
           reported.insert(i);
-          const std::vector<Write> writes = writesOf(f, fn, p);
-          const std::string form = pytext::trim(item) == p ? "returns its input `" + p + "`"
-                                                        : "returns `" + std::string(pytext::trim(item)) + "`, a view of its input `" + p + "`";
+          const std::vector<semantic::InPlaceWrite> writes = semantic::inPlaceWrites(f, fn, p);
+          const std::string form = semantic::isName(*item, p)
+                                       ? "returns its input `" + p + "`"
+                                       : "returns `" + semantic::quote(*item) + "`, a view of its input `" + p + "`";
           if (writes.empty()) {
             sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
                         "no write into the input is visible; the output shares the input's storage",
@@ -134,8 +88,8 @@ private:
     for (std::size_t i = 0; i < params.size(); ++i) {
       if (owned.count(i) || reported.count(i) || mem::reboundBefore(f.python, fn, params[i]))
         continue;
-      for (const Write &w : writesOf(f, fn, params[i])) {
-        if (w.how.find("in place") == std::string::npos)
+      for (const semantic::InPlaceWrite &w : semantic::inPlaceWrites(f, fn, params[i])) {
+        if (!w.inPlace)
           continue; // a kernel argument is usually read, not written
         sink.report(w.lines, {{"function", fn.qualname}, {"what", "overwrites its input `" + params[i] + "`"}, {"how", w.how}},
                     "the caller's input changes, so repeated timed calls no longer see the original data",
@@ -188,7 +142,7 @@ private:
         if (!returned || !arg || arg->value.kind != py::ExprKind::Name)
           continue;
         for (std::size_t i = 0; i < params.size(); ++i)
-          if (params[i] == arg->value.text && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
+          if (semantic::isName(arg->value, params[i]) && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
             return params[i];
       }
     }

@@ -5,14 +5,14 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/identity_cache.h"
+#include "kbaudit/semantic/sampled_key.h"
 
 #include <map>
 
 namespace kbaudit::rules {
 namespace {
-
-namespace pyexpr = semantic::pyexpr;
 
 class Mem004 final : public Check {
 public:
@@ -37,8 +37,8 @@ private:
     for (const py::Assignment &a : f.python.assignments) {
       if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name)
         continue;
-      const std::string s = checksum ? pyexpr::wholeTensorReduction(a.value.text, params)
-                                     : pyexpr::constantIndexSample(a.value.text, params);
+      const std::string s = checksum ? semantic::wholeReductionOf(a.value, params)
+                                     : semantic::constantSampleOf(a.value, params);
       if (!s.empty())
         out[a.target] = s;
     }
@@ -49,7 +49,7 @@ private:
   static bool guardsCache(const Facts &f, const py::Function &fn, const py::Branch &b) {
     const mem::BranchBlocks blocks = mem::blocksOf(b);
     for (const mem::Statement &r : mem::returns(f.python, fn))
-      if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && mem::isStoredState(r.text, f.python))
+      if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && semantic::isStoredState(*r.value, f.python))
         return true;
     for (const py::Assignment &a : f.python.assignments)
       if (a.function == fn.qualname && (mem::within(a.lines, blocks.body) || mem::within(a.lines, blocks.orelse)) &&
@@ -59,15 +59,16 @@ private:
   }
 
   static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
-    if (!mem::isStoredState(b.condition, f.python))
+    if (!semantic::testReadsState(f.python, b))
       return;
+    const py::Expr condition = semantic::operandOf(b.condition).value;
     // Inputs as the caller passed them: a sample of a sample is still a sample.
     std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())
       return;
-    std::string sample = pyexpr::constantIndexSample(b.condition, inputs);
+    std::string sample = semantic::constantSampleOf(condition, inputs);
     for (const auto &[name, s] : sampleLocals(f, fn, inputs, false))
-      if (sample.empty() && pytext::mentionsName(b.condition, name))
+      if (sample.empty() && semantic::reads(condition, name))
         sample = s;
     if (!sample.empty()) {
       if (guardsCache(f, fn, b))
@@ -77,16 +78,16 @@ private:
     }
     // A full-tensor checksum reads every element but collides easily: listed for review.
     std::string checksum;
-    for (const mem::Comparison &c : mem::comparisons(b.condition)) {
+    for (const semantic::ConditionComparison &c : semantic::conditionComparisons(b.condition)) {
       if (c.op != "==" && c.op != "!=")
         continue;
-      for (const std::string *side : {&c.left, &c.right}) {
-        const std::string &other = side == &c.left ? c.right : c.left;
-        if (!mem::isStoredState(other, f.python))
+      for (const py::Expr *side : {&c.left.value, &c.right.value}) {
+        const py::Expr &other = side == &c.left.value ? c.right.value : c.left.value;
+        if (!semantic::isStoredState(other, f.python))
           continue;
-        std::string s = pyexpr::wholeTensorReduction(*side, inputs);
+        std::string s = semantic::wholeReductionOf(*side, inputs);
         for (const auto &[name, v] : sampleLocals(f, fn, inputs, true))
-          if (s.empty() && pytext::mentionsName(*side, name))
+          if (s.empty() && semantic::reads(*side, name))
             s = v;
         if (!s.empty())
           checksum = s;

@@ -1,0 +1,19 @@
+#pragma once
+
+// Whether a returned expression is one of the function's inputs or a view of it (shares its
+// storage): the question behind MEM003's "the output aliases the input". The chain is checked
+// with pyexpr::isViewOf over the expression's source (the summary has no subscript or method
+// structure), here once; the expression must also read the parameter as a free name and start
+// its chain at it, so a literal or comment that spells the name does not count.
+
+#include "kbaudit/python/facts.h"
+
+#include <string_view>
+
+namespace kbaudit::semantic {
+
+/// `e` is `param` itself or `param` followed only by subscripts and view-like methods or
+/// attributes (`x`, `x[..., :n]`, `x.view(-1).t()`, `x.T`).
+bool isViewOfParam(const py::Expr &e, std::string_view param);
+
+} // namespace kbaudit::semantic
