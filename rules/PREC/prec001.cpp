@@ -7,6 +7,8 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/compiled_evidence.h"
+#include "kbaudit/semantic/expr_structure.h"
+#include "kbaudit/semantic/fact_quote.h"
 
 #include <algorithm>
 #include <array>
@@ -470,7 +472,7 @@ private:
   }
 
   void reportOperand(const triton::Dot &d, const triton::DotOperand &op, const std::string &kname, Reach reach) {
-    const std::string site = "tl.dot operand `" + op.text + "` in " + kname;
+    const std::string site = "tl.dot operand `" + semantic::quote(op) + "` in " + kname;
     const bool derived = !op.loaded;
     switch (op.source) {
     case triton::DtypeSource::KernelCast:
@@ -516,7 +518,7 @@ private:
         continue;
       const py::Function *fn = py.findFunction(l.function);
       for (const py::Argument &a : l.args) {
-        const std::string root = dataRoot(a.value.text);
+        const std::string root = semantic::sameDataRoot(a.value);
         if (!root.empty() && (root == "self" || (fn && isParam(*fn, root))))
           return true;
       }
@@ -565,7 +567,7 @@ private:
           semantic::compiledUse(facts_, p.source, p.function, low, semantic::CompiledUse::MmaOperand);
       if (ce.state == semantic::CompiledState::Absent)
         continue; // compiled, and nothing in the source computes in it: the asm is never emitted
-      report(p.lines, "PTX `" + p.text + "` in " + p.function, low, reach_.cxxFunction(p.function), {}, false, &ce);
+      report(p.lines, "PTX `" + semantic::quote(p) + "` in " + p.function, low, reach_.cxxFunction(p.function), {}, false, &ce);
     }
   }
 

@@ -12,6 +12,8 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -223,7 +225,7 @@ private:
                  "max |x| reduced by Triton kernel " + k.name + " (" + lineText(l.lines) + ")", l.lines};
         for (const py::Argument &a : l.args)
           if (a.keyword.empty() && (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Attribute))
-            detectorBuffers_.emplace(keyOf(l.function, a.value.text), o);
+            detectorBuffers_.emplace(keyOf(l.function, a.value.resolved), o);
       }
     }
 
@@ -270,7 +272,7 @@ private:
             continue;
           std::optional<Origin> o = statisticOn(a.function, a.lines);
           if (!o)
-            o = taintedRead(a.function, a.value.text);
+            o = taintedRead(a.function, a.value);
           if (!o)
             continue;
           o->lines = a.lines; // quote the decision itself
@@ -282,14 +284,14 @@ private:
       }
     }
 
-    /// A tainted name read in `text` (identifier-boundary match).
-    std::optional<Origin> taintedRead(std::string_view function, std::string_view text) const {
+    /// A tainted name the value reads.
+    std::optional<Origin> taintedRead(std::string_view function, const py::Expr &value) const {
       for (const auto &[key, origin] : tainted_) {
         const std::string name = key.substr(key.find_first_of(":#") + 1);
         const std::string owner = key.substr(0, key.find_first_of(":#"));
         const bool visible = key.find('#') != std::string::npos ? owner == classOf(function)
                                                                 : (owner == function || owner.empty());
-        if (visible && mentionsName(text, name))
+        if (visible && semantic::reads(value, name))
           return origin;
       }
       return std::nullopt;

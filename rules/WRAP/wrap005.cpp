@@ -4,6 +4,9 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_structure.h"
+#include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/reference_use.h"
 
 #include <algorithm>
@@ -163,8 +166,12 @@ enum class Receiver { Tensor, NotTensor, Unknown };
 class Matcher {
 public:
   Matcher(const CheckContext &ctx) : f_(ctx.facts) {
-    for (const py::Import &i : f_.python.imports)
+    for (const py::Import &i : f_.python.imports) {
       boundNames_.insert(i.boundName.substr(0, i.boundName.find('.')));
+      importTargets_.insert(i.target);
+      if (i.boundName.find('.') != std::string::npos) // `import a.b` binds `a`
+        importTargets_.insert(i.boundName.substr(0, i.boundName.find('.')));
+    }
     for (const std::string &fn : f_.kernels.reachableFunctions)
       reachable_.insert(fn);
     for (const std::string &fn : f_.kernels.entryPoints)
@@ -198,6 +205,12 @@ private:
   // Resolution went through an import, so the name is the library's and not a local def.
   bool throughImport(std::string_view written) const {
     return boundNames_.count(std::string(written.substr(0, written.find_first_of(".[("))));
+  }
+  bool throughImport(const py::Expr &e) const { return boundNames_.count(std::string(semantic::rootName(e))) > 0; }
+  // A decorator names the library's own when its resolved name is an import's target or below.
+  bool throughImport(const py::Decorator &d) const {
+    return std::any_of(importTargets_.begin(), importTargets_.end(),
+                       [&](const std::string &t) { return isUnder(d.resolved, t); });
   }
 
   bool inCode(const std::string &function) const {
@@ -238,7 +251,7 @@ private:
       return std::nullopt;
     if (obj->value.kind != py::ExprKind::Name && obj->value.kind != py::ExprKind::Attribute)
       return std::nullopt;
-    if (!throughImport(obj->value.text))
+    if (!throughImport(obj->value))
       return std::nullopt;
     return obj->value.resolved + "." + attr->value.string->value;
   }
@@ -267,8 +280,8 @@ private:
   void decoratorHits(const std::string &name, std::vector<Hit> &out) const {
     for (const py::Function &fn : f_.python.functions)
       for (const py::Decorator &d : fn.decorators)
-        if (isUnder(d.resolved, name) && throughImport(d.text))
-          out.push_back(makeHit(d.lines, "@" + d.text));
+        if (isUnder(d.resolved, name) && throughImport(d))
+          out.push_back(makeHit(d.lines, "@" + semantic::quote(d)));
   }
 
   void dottedHits(const std::string &name, std::vector<Hit> &out) const {
@@ -286,7 +299,7 @@ private:
     // A forbidden function passed around as a value (`fn = torch.topk`, `map(torch.topk, ...)`).
     for (const py::NameRef &r : f_.python.nameRefs)
       if (isUnder(r.resolved, name))
-        add(out, r.lines, r.text, r.function);
+        add(out, r.lines, semantic::quote(r), r.function);
     if (std::string method = tensorMethodOf(name); !method.empty())
       methodHits(method, out);
     cxxHits(cxxEquivalents(name), out);
@@ -426,23 +439,17 @@ private:
       if (startsWith(callee, "torch.") || startsWith(callee, "triton."))
         return Receiver::Tensor;
       // A method on a tensor (`x.float()`, `x.view(...)`) yields a tensor.
-      std::string_view text = v.text;
-      std::size_t dot = text.find('.');
-      if (dot != std::string_view::npos)
-        return receiverKind(std::string(text.substr(0, dot)), function, depth + 1);
+      if (callee.find('.') != std::string_view::npos)
+        return receiverKind(std::string(semantic::rootName(v)), function, depth + 1);
       return Receiver::Unknown;
     }
     case py::ExprKind::Subscript:
     case py::ExprKind::Name:
-    case py::ExprKind::Attribute: {
-      std::string_view text = v.text;
-      return receiverKind(std::string(text.substr(0, text.find_first_of("[.("))), function, depth + 1);
-    }
+    case py::ExprKind::Attribute:
+      return receiverKind(std::string(semantic::rootName(v)), function, depth + 1);
     case py::ExprKind::Other:
-      // List/dict/set comprehensions.
-      if (!v.text.empty() && (v.text.front() == '[' || v.text.front() == '{'))
-        return Receiver::NotTensor;
-      return Receiver::Unknown;
+      // Comprehensions and generators build containers, not tensors.
+      return semantic::isComprehension(f_.python, v, function) ? Receiver::NotTensor : Receiver::Unknown;
     default:
       return Receiver::Unknown;
     }
@@ -489,6 +496,7 @@ private:
 
   const Facts &f_;
   std::set<std::string> boundNames_;
+  std::set<std::string> importTargets_;
   std::set<std::string> reachable_;
 };
 

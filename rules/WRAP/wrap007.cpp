@@ -13,6 +13,9 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_structure.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -223,10 +226,11 @@ private:
         if (a.function != b.function || a.kind != py::Assignment::TargetKind::Name || a.lines.begin > b.lines.begin ||
             std::find(b.names.begin(), b.names.end(), a.target) == b.names.end())
           continue;
-        const std::string &v = a.value.text;
-        for (std::string_view probe : {".shape", ".size(", ".numel(", ".dim(", ".ndim", "len("})
-          if (v.find(probe) != std::string::npos)
+        for (std::string_view member : {"shape", "size", "numel", "dim", "ndim"})
+          if (semantic::readsAttribute(a.value, member))
             return true;
+        if (semantic::reads(a.value, "len"))
+          return true;
       }
       return false;
     }
