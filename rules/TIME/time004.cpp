@@ -59,8 +59,9 @@ private:
       if (semantic::readsAttribute(a.value, "data_ptr") || semantic::reads(a.value, "id"))
         return "key";
     }
+    // The front end records no comparison with None or another singleton as an identity check.
     for (const py::IdentityCheck &i : py.identityChecks)
-      if (index.reached(i.function) && !semantic::comparesWithNone(i))
+      if (index.reached(i.function))
         return "key";
     for (const py::Branch &b : py.branches)
       if (index.reached(b.function))

@@ -63,9 +63,10 @@ std::string sameDataRoot(const py::Expr &e) {
     while (at != std::string_view::npos) {
       const std::size_t next = chain.find('.', at + 1);
       std::string_view seg = chain.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
-      const bool called = seg.ends_with("(...)") || next == std::string_view::npos;
-      if (seg.ends_with("(...)"))
-        seg.remove_suffix(5);
+      // A called segment is spelled `name(...)` or `name()`; the last one is the call itself.
+      const std::size_t open = seg.find('(');
+      const bool called = open != std::string_view::npos || next == std::string_view::npos;
+      seg = seg.substr(0, open);
       if (called && !isViewMethod(seg))
         return {};
       at = next;
@@ -103,12 +104,6 @@ bool isComprehension(const py::PythonFacts &py, const py::Expr &e, std::string_v
   return std::any_of(py.loops.begin(), py.loops.end(), [&](const py::LoopBinding &l) {
     return l.comprehension && l.function == function && l.lines.begin == e.lines.begin && l.lines.end == e.lines.end;
   });
-}
-
-bool comparesWithNone(const py::IdentityCheck &i) {
-  const std::string_view t = i.text;
-  return t.find("is None") != std::string_view::npos || t.find("is not None") != std::string_view::npos ||
-         t.find("None is") != std::string_view::npos;
 }
 
 bool operandsRead(const py::OperatorUse &op, std::string_view name) { return pytext::mentionsName(op.text, name); }

@@ -48,10 +48,6 @@ const py::Call *callOf(const py::PythonFacts &py, const py::Expr &e, std::string
 /// comprehension clause of the same function spans exactly its lines.
 bool isComprehension(const py::PythonFacts &py, const py::Expr &e, std::string_view function);
 
-/// The identity comparison tests against None (`x is None`, `y is not None`, `None is z`).
-/// The fact carries only its spelling, so this reads it; nothing else of it is asked.
-bool comparesWithNone(const py::IdentityCheck &i);
-
 /// The `@` operation's operands read `name` as a whole identifier that is not an attribute of
 /// something else. The operator fact carries only its spelling (no operand trees), so this
 /// reads it; rules ask this instead of searching it themselves.
