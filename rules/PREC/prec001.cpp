@@ -6,6 +6,7 @@
 #include "prec001_reach.h"
 #include "semantic_names.h"
 
+#include "kbaudit/compiled/ptx_reader.h"
 #include "kbaudit/semantic/compiled_evidence.h"
 #include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/fact_quote.h"
@@ -36,22 +37,7 @@ bool isFloating(std::string_view dtype) {
   return dtype.starts_with("fp") || dtype == "bf16" || dtype == "tf32";
 }
 
-// PTX type modifiers of MMA operands, as canonical dtypes.
-std::string ptxDtype(std::string_view t) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kTypes = {{
-      {"f16", "fp16"}, {"f16x2", "fp16"}, {"bf16", "bf16"}, {"tf32", "tf32"},
-      {"e4m3", "fp8e4m3"}, {"e5m2", "fp8e5m2"}, {"e3m2", "fp6e3m2"}, {"e2m3", "fp6e2m3"},
-      {"e2m1", "fp4e2m1"}, {"s8", "int8"}, {"u8", "uint8"}, {"s4", "int4"},
-  }};
-  for (const auto &[ptx, canonical] : kTypes)
-    if (t == ptx)
-      return std::string(canonical);
-  if (t == "u4")
-    return "int4";
-  if (t == "b1")
-    return "int1";
-  return {};
-}
+using compiled::ptxDtype;
 
 std::string numericDtype(cxx::NumericType t) {
   switch (t) {

@@ -8,6 +8,7 @@
 #include "forward_entry.h"
 
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/compiled/ptx_reader.h"
 #include "kbaudit/semantic/compiled_evidence.h"
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/fact_quote.h"
@@ -29,20 +30,7 @@ bool isWideFloat(std::string_view canonical) {
   return canonical == "bf16" || canonical == "fp16" || canonical == "fp32" || canonical == "tf32";
 }
 
-/// PTX type modifiers: "e4m3", "e4m3x2", "bf16", "f16x2", "f32", "tf32".
-std::string ptxDtype(std::string_view t) {
-  if (t.starts_with("e4m3") || t.starts_with("e5m2"))
-    return "fp8e4m3";
-  if (t.starts_with("bf16"))
-    return "bf16";
-  if (t.starts_with("f16"))
-    return "fp16";
-  if (t == "tf32")
-    return "tf32";
-  if (t == "f32")
-    return "fp32";
-  return {};
-}
+using compiled::ptxDtype;
 
 void add(std::vector<Widening> &to, LineRange lines, std::string wide, std::string how, std::string detail) {
   if (lines.valid())

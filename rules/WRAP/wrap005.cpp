@@ -5,9 +5,9 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/expr_query.h"
-#include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/reference_use.h"
+#include "kbaudit/semantic/tensor_values.h"
 
 #include <algorithm>
 #include <array>
@@ -161,11 +161,11 @@ bool builtinContainerMethod(std::string_view m) {
   return false;
 }
 
-enum class Receiver { Tensor, NotTensor, Unknown };
+using semantic::TensorKind;
 
 class Matcher {
 public:
-  Matcher(const CheckContext &ctx) : f_(ctx.facts) {
+  Matcher(const CheckContext &ctx) : f_(ctx.facts), tensors_(ctx.facts) {
     for (const py::Import &i : f_.python.imports) {
       boundNames_.insert(i.boundName.substr(0, i.boundName.find('.')));
       importTargets_.insert(i.target);
@@ -375,11 +375,11 @@ private:
         continue;
       if (c.keywordArg("key") || c.keywordArg("reverse"))
         continue; // list.sort(key=..., reverse=...): no tensor method takes these
-      Receiver r = receiverKind(c.receiver, c.function, 0);
-      if (r == Receiver::NotTensor)
+      const TensorKind r = tensors_.ofReceiver(c.receiver, c.function);
+      if (r == TensorKind::NotTensor)
         continue;
       Hit h = makeHit(c.lines, c.callee + "(...) as a tensor method");
-      if (r == Receiver::Unknown) {
+      if (r == TensorKind::Unknown) {
         // `t.sort()` on something unknown is as likely a list in tuning code as a tensor.
         if (builtinContainerMethod(method))
           continue;
@@ -403,98 +403,8 @@ private:
     return false;
   }
 
-  bool isParam(const std::string &name, const std::string &function) const {
-    const py::Function *fn = f_.python.findFunction(function);
-    if (!fn)
-      return false;
-    for (const std::string &p : fn->params)
-      if (p == name && p != "self" && p != "cls")
-        return true;
-    return false;
-  }
-
-  // What a value expression evaluates to, as far as tensors go.
-  Receiver valueKind(const py::Expr &v, const std::string &function, unsigned depth) const {
-    switch (v.kind) {
-    case py::ExprKind::List:
-    case py::ExprKind::Tuple:
-    case py::ExprKind::Set:
-    case py::ExprKind::Dict:
-    case py::ExprKind::String:
-    case py::ExprKind::Number:
-      return Receiver::NotTensor;
-    case py::ExprKind::Call: {
-      std::string_view callee = v.resolved;
-      for (std::string_view builtin : {"list", "sorted", "dict", "set", "tuple", "range", "zip", "enumerate"})
-        if (callee == builtin)
-          return Receiver::NotTensor;
-      if (startsWith(callee, "torch.nn.functional."))
-        return Receiver::Tensor;
-      // torch namespaces that build modules, devices, streams and dtypes, not tensors.
-      for (std::string_view other :
-           {"torch.utils.", "torch.cuda.", "torch.backends.", "torch.library.", "torch.nn.", "torch.device",
-            "torch.Generator", "torch.finfo", "torch.iinfo", "torch.Size", "torch.dtype", "numpy.", "triton.Config"})
-        if (startsWith(callee, other))
-          return Receiver::NotTensor;
-      if (startsWith(callee, "torch.") || startsWith(callee, "triton."))
-        return Receiver::Tensor;
-      // A method on a tensor (`x.float()`, `x.view(...)`) yields a tensor.
-      if (callee.find('.') != std::string_view::npos)
-        return receiverKind(std::string(semantic::rootName(v)), function, depth + 1);
-      return Receiver::Unknown;
-    }
-    case py::ExprKind::Subscript:
-    case py::ExprKind::Name:
-    case py::ExprKind::Attribute:
-      return receiverKind(std::string(semantic::rootName(v)), function, depth + 1);
-    case py::ExprKind::Other:
-      // Comprehensions and generators build containers, not tensors.
-      return semantic::isComprehension(f_.python, v, function) ? Receiver::NotTensor : Receiver::Unknown;
-    default:
-      return Receiver::Unknown;
-    }
-  }
-
-  Receiver receiverKind(const std::string &receiver, const std::string &function, unsigned depth) const {
-    if (depth > 4 || receiver.empty())
-      return Receiver::Unknown;
-    // An expression (`x[:, :k]`, `x.view(-1)`): its head decides.
-    std::string head = receiver.substr(0, receiver.find_first_of("[.("));
-    if (head.empty()) {
-      if (receiver.front() == '[' || receiver.front() == '{')
-        return Receiver::NotTensor;
-      return Receiver::Unknown;
-    }
-    if (head == "self") {
-      std::string attr = receiver.size() > 5 ? receiver.substr(5) : "";
-      attr = attr.substr(0, attr.find_first_of("[.("));
-      return selfAttributeKind(attr, depth);
-    }
-    if (boundNames_.count(head))
-      return Receiver::Unknown;
-    if (isParam(head, function))
-      return reachable_.count(function) ? Receiver::Tensor : Receiver::Unknown;
-    Receiver found = Receiver::Unknown;
-    for (const py::Assignment &a : f_.python.assignments)
-      if (a.kind == py::Assignment::TargetKind::Name && a.target == head && a.function == function && a.op == "=") {
-        Receiver k = valueKind(a.value, function, depth + 1);
-        if (k != Receiver::Unknown)
-          found = k; // the last classifiable binding wins
-      }
-    return found;
-  }
-
-  Receiver selfAttributeKind(const std::string &attr, unsigned depth) const {
-    if (attr.empty())
-      return Receiver::Unknown;
-    for (const py::Assignment &a : f_.python.assignments)
-      if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.target == "self." + attr && a.op == "=")
-        if (Receiver k = valueKind(a.value, a.function, depth + 1); k != Receiver::Unknown)
-          return k;
-    return Receiver::Unknown;
-  }
-
   const Facts &f_;
+  const semantic::TensorValues tensors_;
   std::set<std::string> boundNames_;
   std::set<std::string> importTargets_;
   std::set<std::string> reachable_;
