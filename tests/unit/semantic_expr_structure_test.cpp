@@ -148,12 +148,14 @@ def load(w):
     b = (w >> 4) & 0xF
     c = "bitwise_and lop3"
     d = w * 4
+    e = "unsigned lo = (w >> 4) & 0xF;"
     return a
 )PY"));
   EXPECT_TRUE(semantic::unpacksNibbles(valueOf(f, "a")));
   EXPECT_TRUE(semantic::unpacksNibbles(valueOf(f, "b")));
   EXPECT_FALSE(semantic::unpacksNibbles(valueOf(f, "c"))); // named in a string only
   EXPECT_FALSE(semantic::unpacksNibbles(valueOf(f, "d")));
+  EXPECT_FALSE(semantic::unpacksNibbles(valueOf(f, "e"))); // a C++ source held in a string
 }
 
 TEST(SemanticFactQuote, PtxFromOpcodeAndModifiersAndSpellingsCollapsed) {

@@ -24,6 +24,9 @@ bool mentionsUnpack(std::string_view text) {
 bool unpacksNibbles(const py::Expr &e) {
   if (readsMember(e, "bitwise_and") || readsMember(e, "bitwise_right_shift"))
     return true;
+  // A value that folds to a string (a CUDA source, a message) computes nothing itself.
+  if (e.kind == py::ExprKind::String || e.string)
+    return false;
   for (std::string_view op : kOperatorForms)
     if (e.text.find(op) != std::string::npos)
       return true;

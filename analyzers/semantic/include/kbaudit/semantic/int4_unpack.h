@@ -19,7 +19,8 @@ bool mentionsUnpack(std::string_view text);
 /// The Python value splits bytes into nibbles: it calls or reads `bitwise_and` /
 /// `bitwise_right_shift` (from its names, so a string literal or a comment naming them does not
 /// count), or its spelling holds one of the operator forms of mentionsUnpack (`>> 4`, `& 0xF`,
-/// `& 15`): the expression summary carries no operator tree.
+/// `& 15`) and it is not a string (a CUDA source holding `>> 4` computes nothing here): the
+/// expression summary carries no operator tree.
 /// Why: PREC004 asks it of the values a module stores on itself.
 bool unpacksNibbles(const py::Expr &e);
 
