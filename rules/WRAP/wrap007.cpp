@@ -13,7 +13,6 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
-#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/expr_structure.h"
 
 #include <algorithm>
@@ -226,10 +225,7 @@ private:
         if (a.function != b.function || a.kind != py::Assignment::TargetKind::Name || a.lines.begin > b.lines.begin ||
             std::find(b.names.begin(), b.names.end(), a.target) == b.names.end())
           continue;
-        for (std::string_view member : {"shape", "size", "numel", "dim", "ndim"})
-          if (semantic::readsAttribute(a.value, member))
-            return true;
-        if (semantic::reads(a.value, "len"))
+        if (semantic::readsShape(a.value))
           return true;
       }
       return false;

@@ -54,6 +54,23 @@ def forward(x, size):
   EXPECT_FALSE(semantic::readsAttribute(valueOf(f, "d"), "shape"));
 }
 
+TEST(SemanticExprStructure, ReadsShapeFromSizePropertiesNotTheirNames) {
+  auto f = analyze(src(R"PY(
+def forward(x, xs, size):
+    a, b = x.shape
+    c = len(xs)
+    d = x.size(0) // 2
+    e = size + 1
+    g = "x.shape"
+    return a
+)PY"));
+  EXPECT_TRUE(semantic::readsShape(valueOf(f, "a")));
+  EXPECT_TRUE(semantic::readsShape(valueOf(f, "c")));
+  EXPECT_TRUE(semantic::readsShape(valueOf(f, "d")));
+  EXPECT_FALSE(semantic::readsShape(valueOf(f, "e"))); // a parameter named `size`
+  EXPECT_FALSE(semantic::readsShape(valueOf(f, "g"))); // a string
+}
+
 TEST(SemanticExprStructure, SameDataRootThroughViewsOnly) {
   auto f = analyze(src(R"PY(
 import torch

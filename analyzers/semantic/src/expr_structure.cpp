@@ -43,6 +43,13 @@ bool readsAttribute(const py::Expr &e, std::string_view attr) {
   return e.namesTruncated && reads(e, attr);
 }
 
+bool readsShape(const py::Expr &e) {
+  for (std::string_view member : {"shape", "size", "numel", "dim", "ndim"})
+    if (readsAttribute(e, member))
+      return true;
+  return reads(e, "len");
+}
+
 std::string sameDataRoot(const py::Expr &e) {
   const std::string root(rootName(e));
   if (root.empty())

@@ -26,6 +26,12 @@ bool readsMember(const py::Expr &e, std::string_view member);
 /// Why: an attribute or method of a value, not a local variable that happens to share its name.
 bool readsAttribute(const py::Expr &e, std::string_view attr);
 
+/// The value reads a size property of something: `.shape`, `.size()`, `.numel()`, `.dim()`,
+/// `.ndim` or `len(...)` (`M, K = x.shape`, `n = len(xs)`).
+/// Why: a branch on such a value dispatches on the problem's shape, not on its data (WRAP007;
+/// RUB005 asks the same of a branch condition's spelling).
+bool readsShape(const py::Expr &e);
+
 /// The name whose data the expression is: `x`, `self.weight`, `x.contiguous()`, `w.t()`,
 /// `self.lin.weight.data`, `x.view(-1).float()` give their root ("x", "self", "w"); a subscript,
 /// a computed value (`(idx < n)`, `torch.arange(n)`, `x + 1`) or a call that is not a view-like
