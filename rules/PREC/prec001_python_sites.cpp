@@ -58,24 +58,7 @@ bool computesWith(const Facts &f, const py::Call &c) {
   return own || k == cross::Kind::Statistic || k == cross::Kind::Contraction;
 }
 
-/// A callee spelled as a plain dotted chain (`q.half`), not through a call or subscript
-/// (`self.proj(x).half`), so the values that call it read it by that name.
-bool plainChain(std::string_view callee) {
-  return !callee.empty() && callee.find_first_of("([") == std::string_view::npos;
-}
-
-/// `value` holds the call `call` as the start of its own chain: it reads the callee (a plain
-/// chain), or for a callee through a call or subscript (`q.view(B, T).half`) it starts at the
-/// same root, reads the plain part before the first call (`q.view`) and spans the call's lines.
-bool holdsCall(const py::Expr &value, const py::Call &call) {
-  if (plainChain(call.callee))
-    return semantic::reads(value, call.callee);
-  const std::string_view callee = call.callee;
-  const std::string_view plain = callee.substr(0, callee.find_first_of("(["));
-  const std::string_view root = plain.substr(0, plain.find('.'));
-  return !root.empty() && semantic::rootName(value) == root && semantic::reads(value, plain) &&
-         value.lines.begin <= call.lines.begin && call.lines.end <= value.lines.end;
-}
+using semantic::holdsCall;
 
 /// `c` computes with a value that reads `name` (a name) or holds the call `nested`, in its
 /// arguments (all of them for kernels, extensions and helpers; positional ones for torch ops,

@@ -126,6 +126,30 @@ def run(fn):
   EXPECT_EQ(semantic::callOf(f, valueOf(f, "q"), "run"), nullptr);
 }
 
+TEST(SemanticExprStructure, HoldsCallByCalleeOrThroughItsChain) {
+  auto f = analyze(src(R"PY(
+import torch
+def forward(q, k, B, T):
+    a = torch.mm(q.half(), k)
+    b = q.view(B, T).half().contiguous()
+    c = torch.mm(k, k)  # q.half()
+    return a
+)PY"));
+  const Call *half = nullptr, *viewHalf = nullptr;
+  for (const Call &c : f.calls) {
+    if (c.callee == "q.half")
+      half = &c;
+    if (c.method == "half" && c.callee != "q.half")
+      viewHalf = &c;
+  }
+  ASSERT_NE(half, nullptr);
+  ASSERT_NE(viewHalf, nullptr);
+  EXPECT_TRUE(semantic::holdsCall(valueOf(f, "a"), *half));
+  EXPECT_FALSE(semantic::holdsCall(valueOf(f, "c"), *half)); // named in a comment only
+  EXPECT_TRUE(semantic::holdsCall(valueOf(f, "b"), *viewHalf));
+  EXPECT_FALSE(semantic::holdsCall(valueOf(f, "a"), *viewHalf)); // starts elsewhere
+}
+
 TEST(SemanticExprStructure, ComprehensionsAndGeneratorsButNotCalls) {
   auto f = analyze(src(R"PY(
 def forward(xs):

@@ -105,6 +105,18 @@ const py::Call *callOf(const py::PythonFacts &py, const py::Expr &e, std::string
   return nullptr;
 }
 
+bool holdsCall(const py::Expr &value, const py::Call &call) {
+  const std::string_view callee = call.callee;
+  if (callee.empty())
+    return false;
+  if (callee.find_first_of("([") == std::string_view::npos)
+    return reads(value, callee);
+  const std::string_view plain = callee.substr(0, callee.find_first_of("(["));
+  const std::string_view root = plain.substr(0, plain.find('.'));
+  return !root.empty() && rootName(value) == root && reads(value, plain) && value.lines.begin <= call.lines.begin &&
+         call.lines.end <= value.lines.end;
+}
+
 bool isComprehension(const py::PythonFacts &py, const py::Expr &e, std::string_view function) {
   if (e.kind != py::ExprKind::Other)
     return false;

@@ -50,6 +50,14 @@ std::optional<std::string> attributeOwner(const py::Expr &e, std::string_view at
 /// Why: an expression summary does not carry its arguments; the call fact does.
 const py::Call *callOf(const py::PythonFacts &py, const py::Expr &e, std::string_view function);
 
+/// `value` holds the call `call` (a call fact): it reads the callee when that is a plain dotted
+/// chain (`q.half` in `torch.mm(q.half(), k)`); for a callee through a call or subscript
+/// (`q.view(B, T).half`) it starts at the same root, reads the plain part before the first call
+/// (`q.view`) and spans the call's lines.
+/// Why: a call fact names its callee as written, and a value computed from the call's result
+/// is asked for by that call, not by a name.
+bool holdsCall(const py::Expr &value, const py::Call &call);
+
 /// The expression is a list, set or dict comprehension or a generator expression: a
 /// comprehension clause of the same function spans exactly its lines.
 bool isComprehension(const py::PythonFacts &py, const py::Expr &e, std::string_view function);
