@@ -6,7 +6,11 @@
 #include "prec001_reach.h"
 #include "semantic_names.h"
 
+#include "kbaudit/compiled/ptx_reader.h"
 #include "kbaudit/semantic/compiled_evidence.h"
+#include "kbaudit/semantic/cxx_dtype.h"
+#include "kbaudit/semantic/expr_structure.h"
+#include "kbaudit/semantic/fact_quote.h"
 
 #include <algorithm>
 #include <array>
@@ -34,79 +38,12 @@ bool isFloating(std::string_view dtype) {
   return dtype.starts_with("fp") || dtype == "bf16" || dtype == "tf32";
 }
 
-// PTX type modifiers of MMA operands, as canonical dtypes.
-std::string ptxDtype(std::string_view t) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kTypes = {{
-      {"f16", "fp16"}, {"f16x2", "fp16"}, {"bf16", "bf16"}, {"tf32", "tf32"},
-      {"e4m3", "fp8e4m3"}, {"e5m2", "fp8e5m2"}, {"e3m2", "fp6e3m2"}, {"e2m3", "fp6e2m3"},
-      {"e2m1", "fp4e2m1"}, {"s8", "int8"}, {"u8", "uint8"}, {"s4", "int4"},
-  }};
-  for (const auto &[ptx, canonical] : kTypes)
-    if (t == ptx)
-      return std::string(canonical);
-  if (t == "u4")
-    return "int4";
-  if (t == "b1")
-    return "int1";
-  return {};
-}
+using compiled::ptxDtype;
 
-std::string numericDtype(cxx::NumericType t) {
-  switch (t) {
-  case cxx::NumericType::Half:
-  case cxx::NumericType::Half2: return "fp16";
-  case cxx::NumericType::BFloat16:
-  case cxx::NumericType::BFloat162: return "bf16";
-  case cxx::NumericType::Fp8E4M3:
-  case cxx::NumericType::Fp8: return "fp8e4m3";
-  case cxx::NumericType::Fp8E5M2: return "fp8e5m2";
-  case cxx::NumericType::Fp6: return "fp6";
-  case cxx::NumericType::Fp4: return "fp4e2m1";
-  case cxx::NumericType::Tf32: return "tf32";
-  case cxx::NumericType::Int8: return "int8";
-  case cxx::NumericType::Int4: return "int4";
-  }
-  return {};
-}
-
-// cuBLAS / CUDA library constants naming an operand or compute type.
-std::string libraryConstantDtype(std::string_view c) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kConstants = {{
-      {"CUBLAS_COMPUTE_32F_FAST_16F", "fp16"}, {"CUBLAS_COMPUTE_32F_FAST_16BF", "bf16"},
-      {"CUBLAS_COMPUTE_32F_FAST_TF32", "tf32"}, {"CUBLAS_COMPUTE_16F", "fp16"},
-      {"CUBLAS_TF32_TENSOR_OP_MATH", "tf32"},  {"CUBLAS_COMPUTE_32I", "int8"},
-      {"CUDA_R_16F", "fp16"},                  {"CUDA_R_16BF", "bf16"},
-      {"CUDA_R_8F_E4M3", "fp8e4m3"},           {"CUDA_R_8F_E5M2", "fp8e5m2"},
-      {"CUDA_R_8I", "int8"},                   {"CUDA_R_4F_E2M1", "fp4e2m1"},
-  }};
-  for (const auto &[name, canonical] : kConstants)
-    if (c.find(name) != std::string_view::npos)
-      return std::string(canonical);
-  return {};
-}
-
-// ATen dtype constants as C++ spells them (`torch::kHalf`, `at::kBFloat16`).
-std::string atenDtype(std::string_view text) {
-  if (text.find("kHalf") != std::string_view::npos || text.find("kFloat16") != std::string_view::npos)
-    return "fp16";
-  if (text.find("kBFloat16") != std::string_view::npos)
-    return "bf16";
-  if (text.find("Float8_e4m3") != std::string_view::npos)
-    return "fp8e4m3";
-  if (text.find("Float8_e5m2") != std::string_view::npos)
-    return "fp8e5m2";
-  return {};
-}
-
-// Device intrinsics that do arithmetic in half types (packing and moves excluded).
-bool isHalfArithmetic(std::string_view spelling) {
-  for (std::string_view op : {"__hfma", "__hmul", "__hadd", "__hsub", "__hdiv", "__hneg", "__habs", "h2exp",
-                              "hexp", "h2log", "hlog", "h2sqrt", "hsqrt", "h2rsqrt", "hrsqrt", "h2rcp", "hrcp",
-                              "htanh", "h2tanh", "h2sin", "hsin", "h2cos", "hcos"})
-    if (spelling.starts_with(op))
-      return true;
-  return false;
-}
+using semantic::cxxdtype::atenDtype;
+using semantic::cxxdtype::isHalfArithmetic;
+using semantic::cxxdtype::libraryConstantDtype;
+using semantic::cxxdtype::numericDtype;
 
 // ---------------------------------------------------------------------------------------
 // Python casts
@@ -470,7 +407,7 @@ private:
   }
 
   void reportOperand(const triton::Dot &d, const triton::DotOperand &op, const std::string &kname, Reach reach) {
-    const std::string site = "tl.dot operand `" + op.text + "` in " + kname;
+    const std::string site = "tl.dot operand `" + semantic::quote(op) + "` in " + kname;
     const bool derived = !op.loaded;
     switch (op.source) {
     case triton::DtypeSource::KernelCast:
@@ -516,7 +453,7 @@ private:
         continue;
       const py::Function *fn = py.findFunction(l.function);
       for (const py::Argument &a : l.args) {
-        const std::string root = dataRoot(a.value.text);
+        const std::string root = semantic::sameDataRoot(a.value);
         if (!root.empty() && (root == "self" || (fn && isParam(*fn, root))))
           return true;
       }
@@ -565,7 +502,7 @@ private:
           semantic::compiledUse(facts_, p.source, p.function, low, semantic::CompiledUse::MmaOperand);
       if (ce.state == semantic::CompiledState::Absent)
         continue; // compiled, and nothing in the source computes in it: the asm is never emitted
-      report(p.lines, "PTX `" + p.text + "` in " + p.function, low, reach_.cxxFunction(p.function), {}, false, &ce);
+      report(p.lines, "PTX `" + semantic::quote(p) + "` in " + p.function, low, reach_.cxxFunction(p.function), {}, false, &ce);
     }
   }
 

@@ -3,6 +3,8 @@
 #include "prec001_python_sites.h"
 
 #include "kbaudit/semantic/cross_element.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_structure.h"
 #include "semantic_names.h"
 
 #include <cctype>
@@ -56,27 +58,40 @@ bool computesWith(const Facts &f, const py::Call &c) {
   return own || k == cross::Kind::Statistic || k == cross::Kind::Contraction;
 }
 
-/// `c` computes with a value whose text `mentions` accepts, in its arguments (all of them
-/// for kernels, extensions and helpers; positional ones for torch ops, whose keywords are
-/// options and masks) or as the receiver of a tensor method.
-template <class Mentions> bool consumes(const Facts &f, const py::Call &c, Mentions mentions) {
+using semantic::holdsCall;
+
+/// `c` computes with a value that reads `name` (a name) or holds the call `nested`, in its
+/// arguments (all of them for kernels, extensions and helpers; positional ones for torch ops,
+/// whose keywords are options and masks) or as the receiver of a tensor method.
+bool consumes(const Facts &f, const py::Call &c, const std::string &name, const py::Call *nested = nullptr) {
   if (!computesWith(f, c))
     return false;
   bool own = false;
   cross::ofCall(f.python, c, &own);
   const bool anyArgument = own || !c.launchedKernel.empty();
-  for (const py::Argument &a : c.args)
-    if ((anyArgument || a.keyword.empty()) && mentions(a.value.text))
+  for (const py::Argument &a : c.args) {
+    if (!anyArgument && !a.keyword.empty())
+      continue;
+    if (nested ? holdsCall(a.value, *nested) : semantic::reads(a.value, name))
       return true;
-  return mentions(c.receiver);
+  }
+  return mentionsName(c.receiver, name);
 }
 
-/// The call as written, with its arguments (`q.to(torch.float16)`).
+/// The call as a finding quotes it, with its arguments (`q.to(torch.float16)`).
 std::string written(const py::Call &c) {
   std::string args;
   for (const py::Argument &a : c.args)
-    args += (args.empty() ? "" : ", ") + (a.keyword.empty() ? "" : a.keyword + "=") + a.value.text;
+    args += (args.empty() ? "" : ", ") + (a.keyword.empty() ? "" : a.keyword + "=") + semantic::quote(a.value);
   return c.callee + "(" + args + ")";
+}
+
+/// The value is the cast's result, possibly through further methods on it (`q = q.half()`,
+/// `q = q.view(...).half().contiguous()`): its chain starts at the cast's receiver and holds
+/// the cast.
+bool bindsCastResult(const py::Expr &value, const py::Call &cast) {
+  const std::string_view root = semantic::rootName(value);
+  return !root.empty() && startsWith(cast.callee, std::string(root) + ".") && holdsCall(value, cast);
 }
 
 } // namespace
@@ -95,19 +110,18 @@ std::vector<NarrowingSite> activationCasts(const Facts &f) {
     // Narrowed inside the argument list of the math itself: `torch.matmul(a.half(), b.half())`.
     for (const py::Call &c : py.calls)
       if (&c != &cast && c.function == cast.function && c.lines.begin <= cast.lines.begin && cast.lines.end <= c.lines.end &&
-          consumes(f, c, [&](std::string_view text) { return text.find(cast.callee) != std::string_view::npos; }))
+          consumes(f, c, cast.callee, &cast))
         used = true;
     // Bound to a name that later math reads: `q = q.half()` ... `sdpa(q, k, v)`.
     for (const py::Assignment &a : py.assignments) {
       if (used || a.function != cast.function || a.kind != py::Assignment::TargetKind::Name ||
-          !a.lines.overlaps(cast.lines) || !startsWith(a.value.text, cast.callee))
+          !a.lines.overlaps(cast.lines) || !bindsCastResult(a.value, cast))
         continue;
-      const auto mentions = [&](std::string_view text) { return mentionsName(text, a.target); };
       for (const py::Call &c : py.calls)
-        if (&c != &cast && c.function == cast.function && c.lines.begin >= a.lines.begin && consumes(f, c, mentions))
+        if (&c != &cast && c.function == cast.function && c.lines.begin >= a.lines.begin && consumes(f, c, a.target))
           used = true;
       for (const py::OperatorUse &op : py.operators)
-        if (op.function == cast.function && op.lines.begin >= a.lines.begin && mentions(op.text))
+        if (op.function == cast.function && op.lines.begin >= a.lines.begin && semantic::operandsRead(op, a.target))
           used = true;
     }
     if (used)

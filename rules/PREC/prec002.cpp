@@ -6,6 +6,7 @@
 
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/semantic/def_use.h"
+#include "kbaudit/semantic/expr_query.h"
 
 #include <array>
 #include <set>
@@ -174,7 +175,7 @@ private:
       // Harm from a default depends on the grader having turned it off: decisive, not certain.
       if (!c && flag.lowersByDefault)
         c = Confidence::Medium;
-      sink.report(a.lines, {{"setting", a.target + " = " + a.value.text}, {"effect", std::string(flag.effect)}},
+      sink.report(a.lines, {{"setting", a.target + " = " + semantic::quote(a.value)}, {"effect", std::string(flag.effect)}},
                   evidence, c);
       return;
     }
@@ -188,7 +189,7 @@ private:
         return;
       std::string evidence = value ? "" : "value not statically known";
       const std::optional<Confidence> c = placed(scope, a.function, value.has_value(), evidence);
-      sink.report(a.lines, {{"setting", a.target + " = " + a.value.text}, {"effect", "fp32 work may run as TF32"}},
+      sink.report(a.lines, {{"setting", a.target + " = " + semantic::quote(a.value)}, {"effect", "fp32 work may run as TF32"}},
                   evidence, c);
       return;
     }
@@ -216,7 +217,7 @@ private:
         return;
       std::string evidence = value ? "" : "value not statically known";
       const std::optional<Confidence> conf = placed(scope, c.function, value.has_value(), evidence);
-      sink.report(c.lines, {{"setting", "torch.set_float32_matmul_precision(" + (arg ? arg->value.text : "") + ")"},
+      sink.report(c.lines, {{"setting", "torch.set_float32_matmul_precision(" + (arg ? semantic::quote(arg->value) : "") + ")"},
                             {"effect", "fp32 matmuls may run as TF32 or bf16"}},
                   evidence, conf);
     } else if (c.resolved == "torch.set_default_dtype" || c.resolved == "torch.set_default_tensor_type") {
@@ -229,7 +230,7 @@ private:
         return;
       std::string evidence = value ? "" : "dtype not statically known";
       const std::optional<Confidence> conf = placed(scope, c.function, value.has_value() && isLowDtype(*value), evidence);
-      sink.report(c.lines, {{"setting", c.callee + "(" + arg->value.text + ")"},
+      sink.report(c.lines, {{"setting", c.callee + "(" + semantic::quote(arg->value) + ")"},
                             {"effect", "new floating tensors default to half precision"}},
                   evidence, conf);
     }

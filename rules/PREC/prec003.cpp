@@ -5,6 +5,8 @@
 #include "prec001_reach.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/fact_quote.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,15 +52,17 @@ Verdict judgePrecision(const triton::Dot &d, bool envIeee) {
   if (p == "tf32") {
     const bool viaAllow = !d.inputPrecision.present && d.allowTf32.present;
     return {true, Confidence::High,
-            viaAllow ? "with allow_tf32=" + d.allowTf32.text : "with input_precision=" + d.inputPrecision.text, ""};
+            viaAllow ? "with allow_tf32=" + semantic::quote(d.allowTf32)
+                     : "with input_precision=" + semantic::quote(d.inputPrecision),
+            ""};
   }
   if (p == "tf32x3" || p == "bf16x3" || p == "bf16x6")
     // Split-precision emulation: close to fp32 but not IEEE; worth a look, not a verdict.
     return {true, Confidence::Low, "with input_precision=\"" + p + "\" (split-precision emulation)",
             "emulated near-fp32 products, not IEEE fp32"};
   if (p.empty()) {
-    const std::string text = d.inputPrecision.present ? d.inputPrecision.text : d.allowTf32.text;
-    return {true, Confidence::Low, "with precision `" + text + "` chosen at run time",
+    const std::string spelled = semantic::quote(d.inputPrecision.present ? d.inputPrecision : d.allowTf32);
+    return {true, Confidence::Low, "with precision `" + spelled + "` chosen at run time",
             "precision not statically known"};
   }
   return {};

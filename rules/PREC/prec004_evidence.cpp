@@ -8,7 +8,10 @@
 #include "forward_entry.h"
 
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/compiled/ptx_reader.h"
 #include "kbaudit/semantic/compiled_evidence.h"
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/int4_unpack.h"
 
 #include <algorithm>
@@ -27,20 +30,7 @@ bool isWideFloat(std::string_view canonical) {
   return canonical == "bf16" || canonical == "fp16" || canonical == "fp32" || canonical == "tf32";
 }
 
-/// PTX type modifiers: "e4m3", "e4m3x2", "bf16", "f16x2", "f32", "tf32".
-std::string ptxDtype(std::string_view t) {
-  if (t.starts_with("e4m3") || t.starts_with("e5m2"))
-    return "fp8e4m3";
-  if (t.starts_with("bf16"))
-    return "bf16";
-  if (t.starts_with("f16"))
-    return "fp16";
-  if (t == "tf32")
-    return "tf32";
-  if (t == "f32")
-    return "fp32";
-  return {};
-}
+using compiled::ptxDtype;
 
 void add(std::vector<Widening> &to, LineRange lines, std::string wide, std::string how, std::string detail) {
   if (lines.valid())
@@ -71,7 +61,7 @@ void tritonDots(const triton::TritonFacts &t, BypassEvidence &ev) {
         add(ev.widenings, where, op.dtype,
             inKernel ? "the Triton kernel " + kernel + " casts the tl.dot operand" : "the host casts the kernel's input",
             inKernel && op.cast ? op.cast->source + ".to(" + op.cast->target.written + ") feeding tl.dot"
-                                : "tl.dot(" + op.text + ", ...) on a " + op.dtype + " host-cast input");
+                                : "tl.dot(" + semantic::quote(op) + ", ...) on a " + op.dtype + " host-cast input");
         widened = true;
       }
       // Loads that are not cast reach tl.dot in the pointer's own dtype: fp8 for fp8 inputs.
@@ -102,14 +92,16 @@ void ptx(const Facts &f, BypassEvidence &ev) {
                                                                   semantic::CompiledUse::MmaOperand);
       if (ce.state == semantic::CompiledState::Absent)
         continue;
-      const std::string detail = ce.text.empty() ? p.text : p.text + " (" + ce.text + ")";
+      const std::string &compiled = semantic::describe(ce);
+      const std::string detail = compiled.empty() ? semantic::quote(p) : semantic::quote(p) + " (" + compiled + ")";
       if (fp8)
         add(ev.lowPrecisionCompute, p.lines, "fp8", "", detail);
       else
         add(ev.widenings, p.lines, a, "the MMA instructions take " + a + " operands", detail);
     } else if (p.opcode == "cvt" && p.types.size() >= 2 && isFp8(ptxDtype(p.types[1])) &&
                isWideFloat(ptxDtype(p.types[0]))) {
-      add(ev.widenings, p.lines, ptxDtype(p.types[0]), "device code converts fp8 operands to a wider type", p.text);
+      add(ev.widenings, p.lines, ptxDtype(p.types[0]), "device code converts fp8 operands to a wider type",
+          semantic::quote(p));
     }
   }
 }
@@ -208,7 +200,7 @@ void compiledMmas(const Facts &f, BypassEvidence &ev) {
       continue;
     const std::string &a = m.mma->a;
     if (isFp8(a) || m.mma->kind.find("f8f6f4") != std::string::npos) {
-      add(ev.lowPrecisionCompute, LineRange{m.lines.begin, m.lines.begin}, "fp8", "", m.text);
+      add(ev.lowPrecisionCompute, LineRange{m.lines.begin, m.lines.begin}, "fp8", "", semantic::describe(m));
       continue;
     }
     if (a != "bf16" && a != "fp16" && a != "tf32")
@@ -218,7 +210,8 @@ void compiledMmas(const Facts &f, BypassEvidence &ev) {
     if (covered || !quoted.insert(m.kernel->name).second)
       continue;
     add(ev.widenings, LineRange{m.lines.begin, m.lines.begin}, a,
-        "the compiled kernel " + m.kernel->name + " multiplies " + a + " operands on the tensor cores", m.text);
+        "the compiled kernel " + m.kernel->name + " multiplies " + a + " operands on the tensor cores",
+        semantic::describe(m));
   }
 }
 
@@ -247,7 +240,7 @@ BypassEvidence int4Evidence(const Facts &f) {
   // 16-bit float and stores the result on self, so later calls skip the unpack.
   std::set<std::string> unpacking, casting;
   for (const py::Assignment &a : f.python.assignments)
-    if (semantic::mentionsUnpack(a.value.text))
+    if (semantic::unpacksNibbles(a.value))
       unpacking.insert(a.function);
   for (const py::Call &c : f.python.calls) {
     std::string target;
@@ -265,7 +258,7 @@ BypassEvidence int4Evidence(const Facts &f) {
         !casting.count(a.function) || a.value.kind == py::ExprKind::None)
       continue;
     add(ev.widenings, a.lines, "bf16", "the module stores int4 weights dequantized to 16-bit floats",
-        a.target + " = " + a.value.text.substr(0, 80));
+        a.target + " = " + semantic::quote(a.value, 80));
     break;
   }
   return ev;

@@ -12,6 +12,9 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/magnitude_decision.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -30,59 +33,10 @@ std::string_view receiverOf(std::string_view dotted) {
   return dot == std::string_view::npos ? std::string_view{} : dotted.substr(0, dot);
 }
 
-/// How much a statistic says about the magnitude of the values (rather than, say, the
-/// longest sequence in a batch of integer lengths).
-enum class Strength { None, Weak, Strong };
-
-
-/// A tensor statistic of values: |x|, norms, spreads and NaN/Inf tests are magnitude by
-/// construction; a bare max/min may be routing metadata (longest sequence, busiest expert).
-Strength statisticStrength(std::string_view resolvedCallee) {
-  // Python scalars and host libraries: the tensor statistic underneath is what counts.
-  if (resolvedCallee.find('.') == std::string_view::npos || startsWith(resolvedCallee, "math.") ||
-      startsWith(resolvedCallee, "numpy.") || startsWith(resolvedCallee, "np.") ||
-      startsWith(resolvedCallee, "triton."))
-    return Strength::None;
-  static const std::set<std::string_view> strong = {
-      "abs",      "absolute", "amax",     "amin",       "aminmax",    "norm",  "vector_norm", "matrix_norm",
-      "isnan",    "isinf",    "isfinite", "isposinf",   "isneginf",   "std",   "var",         "std_mean",
-      "var_mean", "nanmax",   "nanmin",   "frobenius_norm"};
-  const std::string_view m = lastSegment(resolvedCallee);
-  if (strong.count(m))
-    return Strength::Strong;
-  if (m == "max" || m == "min")
-    return Strength::Weak;
-  return Strength::None;
-}
-
-/// Calls that turn a device statistic into a host decision, and expressions that only
-/// combine decisions: taint flows through these, never through tensor arithmetic, so a
-/// per-tensor scale that feeds quantization does not turn later shape tests into gates.
-bool carriesDecision(const py::Expr &value) {
-  switch (value.kind) {
-  case py::ExprKind::Name:
-  case py::ExprKind::Attribute:
-  case py::ExprKind::Comparison:
-  case py::ExprKind::BoolOp:
-  case py::ExprKind::UnaryOp:
-  case py::ExprKind::Conditional:
-  case py::ExprKind::Subscript:
-    return true;
-  case py::ExprKind::Call: {
-    static const std::set<std::string_view> decisive = {
-        "item", "tolist", "cpu", "any", "all", "bool", "int", "float", "max", "min", "amax", "amin",
-        "norm", "vector_norm", "isnan", "isinf", "isfinite", "std", "var", "abs"};
-    return decisive.count(lastSegment(value.resolved)) > 0;
-  }
-  default:
-    return false;
-  }
-}
-
-bool readsBack(std::string_view resolvedCallee) {
-  static const std::set<std::string_view> reads = {"item", "tolist", "cpu", "numpy", "any", "all"};
-  return reads.count(lastSegment(resolvedCallee)) > 0;
-}
+using semantic::carriesDecision;
+using semantic::readsBack;
+using semantic::statisticStrength;
+using semantic::Strength;
 
 /// Where a magnitude decision enters the program, for the message and the quoted lines.
 struct Origin {
@@ -223,7 +177,7 @@ private:
                  "max |x| reduced by Triton kernel " + k.name + " (" + lineText(l.lines) + ")", l.lines};
         for (const py::Argument &a : l.args)
           if (a.keyword.empty() && (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Attribute))
-            detectorBuffers_.emplace(keyOf(l.function, a.value.text), o);
+            detectorBuffers_.emplace(keyOf(l.function, a.value.resolved), o);
       }
     }
 
@@ -270,7 +224,7 @@ private:
             continue;
           std::optional<Origin> o = statisticOn(a.function, a.lines);
           if (!o)
-            o = taintedRead(a.function, a.value.text);
+            o = taintedRead(a.function, a.value);
           if (!o)
             continue;
           o->lines = a.lines; // quote the decision itself
@@ -282,14 +236,14 @@ private:
       }
     }
 
-    /// A tainted name read in `text` (identifier-boundary match).
-    std::optional<Origin> taintedRead(std::string_view function, std::string_view text) const {
+    /// A tainted name the value reads.
+    std::optional<Origin> taintedRead(std::string_view function, const py::Expr &value) const {
       for (const auto &[key, origin] : tainted_) {
         const std::string name = key.substr(key.find_first_of(":#") + 1);
         const std::string owner = key.substr(0, key.find_first_of(":#"));
         const bool visible = key.find('#') != std::string::npos ? owner == classOf(function)
                                                                 : (owner == function || owner.empty());
-        if (visible && mentionsName(text, name))
+        if (visible && semantic::reads(value, name))
           return origin;
       }
       return std::nullopt;

@@ -4,6 +4,9 @@
 #include "all_checks.h"
 #include "time_common.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_structure.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -84,20 +87,16 @@ private:
         const py::Argument *a = timing::argument(c, 0, "stream");
         if (!a || timing::isCallerStream(index, a->value, c.function) || pythonJoined(index, c))
           continue;
-        sink.report(c.lines, {{"detail", "`" + c.callee + "(" + a->value.text + ")` runs forward's work on a side stream"}},
+        sink.report(c.lines, {{"detail", "`" + c.callee + "(" + semantic::quote(a->value) + ")` runs forward's work on a side stream"}},
                     "no wait_stream, wait_event or synchronize on forward's path");
         continue;
       }
       // A created stream's handle passed to an extension that launches on it.
       for (const py::Argument &a : c.args) {
-        const std::string &t = a.value.text;
-        constexpr std::string_view kHandle = ".cuda_stream";
-        if (t.size() <= kHandle.size() || t.compare(t.size() - kHandle.size(), kHandle.size(), kHandle) != 0)
+        const std::optional<std::string> owner = semantic::attributeOwner(a.value, "cuda_stream");
+        if (!owner || !boundToCreatedStream(index, *owner, c.function) || pythonJoined(index, c))
           continue;
-        const std::string owner = t.substr(0, t.size() - kHandle.size());
-        if (!boundToCreatedStream(index, owner, c.function) || pythonJoined(index, c))
-          continue;
-        sink.report(c.lines, {{"detail", "`" + c.callee + "` is handed the handle of created stream `" + owner + "`"}},
+        sink.report(c.lines, {{"detail", "`" + c.callee + "` is handed the handle of created stream `" + *owner + "`"}},
                     "no wait_stream, wait_event or synchronize on forward's path");
       }
     }

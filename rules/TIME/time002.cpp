@@ -6,6 +6,7 @@
 #include "semantic_names.h"
 #include "time_common.h"
 
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/tensor_subclass.h"
 
 #include <algorithm>
@@ -165,10 +166,11 @@ private:
       if (!persists(index, c))
         continue;
       for (const py::Argument &a : c.args) {
-        if (!inputs.count(a.value.text) || !inForward(index, c, a.value.text))
+        const std::string name(semantic::rootName(a.value));
+        if (a.value.kind != py::ExprKind::Name || !inputs.count(name) || !inForward(index, c, name))
           continue;
         const bool graphKeepAlive = keepsGraphInputsAlive(index);
-        sink.report(c.lines, {{"detail", "forward stores its input `" + a.value.text + "` in `" + c.receiver +
+        sink.report(c.lines, {{"detail", "forward stores its input `" + name + "` in `" + c.receiver +
                                              "`, which outlives the call"}},
                     graphKeepAlive ? "the solution also captures CUDA graphs keyed on input addresses, which may "
                                      "only keep the inputs alive"

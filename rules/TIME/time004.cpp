@@ -4,6 +4,9 @@
 #include "all_checks.h"
 #include "time_common.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/expr_structure.h"
+
 #include <string_view>
 
 namespace kbaudit::rules {
@@ -48,14 +51,17 @@ private:
     for (const py::Assignment &a : py.assignments) {
       if (!index.reached(a.function))
         continue;
-      if (a.kind == py::Assignment::TargetKind::Subscript && index.inputNames().count(a.value.text))
+      if (a.kind == py::Assignment::TargetKind::Subscript && a.value.kind == py::ExprKind::Name &&
+          index.inputNames().count(std::string(semantic::rootName(a.value))))
         return "copy";
-      // `key = (x.data_ptr(), ...)`, `self._ptr = x.data_ptr()`: an address kept to compare.
-      if (a.value.text.find("data_ptr()") != std::string::npos || a.value.text.find("id(") == 0)
+      // `key = (x.data_ptr(), ...)`, `self._ptr = x.data_ptr()`, `key = id(x)`: an address or
+      // identity kept to compare.
+      if (semantic::readsAttribute(a.value, "data_ptr") || semantic::reads(a.value, "id"))
         return "key";
     }
+    // The front end records no comparison with None or another singleton as an identity check.
     for (const py::IdentityCheck &i : py.identityChecks)
-      if (index.reached(i.function) && !comparesWithNone(i.text))
+      if (index.reached(i.function))
         return "key";
     for (const py::Branch &b : py.branches)
       if (index.reached(b.function))
@@ -63,11 +69,6 @@ private:
           if (t == py::ConditionTag::Pointer || t == py::ConditionTag::Version)
             return "key";
     return {};
-  }
-
-  static bool comparesWithNone(const std::string &text) {
-    return text.find("is None") != std::string::npos || text.find("is not None") != std::string::npos ||
-           text.find("None is") != std::string::npos;
   }
 
   static void checkPython(const PyIndex &index, FindingSink &sink) {

@@ -4,6 +4,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/api_contract.h"
+#include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/python_expr_scan.h"
 
 #include <algorithm>
@@ -203,14 +204,16 @@ bool PyIndex::boundToCall(std::string_view text, const std::string &from,
 
 std::string PyIndex::resolveCallable(const py::Expr &e, const std::string &from) const {
   if (e.kind == py::ExprKind::Call && (e.resolved == "functools.partial" || e.resolved == "partial")) {
-    // partial(fn, ...): the text's first argument names the function.
-    if (const std::optional<std::string_view> fn = pyexpr::firstCallArgument(e.text))
-      return resolveCallableText(*fn, from);
+    // partial(fn, ...): the call's first argument names the function.
+    const py::Call *partial = semantic::callOf(facts_.python, e, from);
+    const py::Argument *fn = partial ? argument(*partial, 0, "func") : nullptr;
+    if (fn && fn->value.kind != py::ExprKind::Call)
+      return resolveCallable(fn->value, from);
     return {};
   }
   if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
     return {};
-  return resolveCallableText(e.text, from);
+  return resolveCallableText(e.resolved, from);
 }
 
 std::string PyIndex::resolveCallableText(std::string_view raw, const std::string &from) const {
@@ -224,8 +227,8 @@ std::string PyIndex::resolveCallableText(std::string_view raw, const std::string
       return candidate;
     for (const py::Expr *v : bindings(text, from))
       if (v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute)
-        if (v->text != text)
-          if (std::string r = resolveCallableText(v->text, from); !r.empty())
+        if (v->resolved != text)
+          if (std::string r = resolveCallableText(v->resolved, from); !r.empty())
             return r;
     return {};
   }
@@ -239,9 +242,9 @@ std::string PyIndex::resolveCallableText(std::string_view raw, const std::string
   if (functions_.count(text))
     return text;
   for (const py::Expr *v : bindings(text, from))
-    if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->text != text)
-      if (functions_.count(v->text))
-        return v->text;
+    if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->resolved != text)
+      if (functions_.count(v->resolved))
+        return v->resolved;
   return {};
 }
 
@@ -290,14 +293,14 @@ bool PyIndex::builds(const std::string &qualname, int depth, std::set<std::strin
 }
 
 bool isCallerStream(const PyIndex &index, const py::Expr &e, const std::string &from) {
-  if (e.kind == py::ExprKind::None || e.text == "None")
+  if (e.kind == py::ExprKind::None)
     return true;
   for (std::string_view s : {"current_stream", "default_stream", "getCurrentCUDAStream"})
-    if (e.text.find(s) != std::string::npos)
+    if (semantic::readsMember(e, s))
       return true;
   if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
     return false;
-  return index.boundToCall(e.text, from,
+  return index.boundToCall(e.resolved, from,
                            {"torch.cuda.current_stream", "torch.cuda.default_stream",
                             "torch.cuda.streams.current_stream", "torch.current_stream"});
 }

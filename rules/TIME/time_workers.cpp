@@ -2,6 +2,8 @@
 
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include <algorithm>
 #include <set>
 
@@ -76,8 +78,7 @@ std::string handleOf(const PyIndex &index, const py::Call &c) {
     // `futs = [pool.submit(f, x) for x in xs]`: the list holds the call's results.
     const bool collection = a.value.kind == py::ExprKind::List || a.value.kind == py::ExprKind::Tuple ||
                             a.value.kind == py::ExprKind::Other;
-    if (collection && a.op == "=" && within(a.value.lines, c.lines) && !c.callee.empty() &&
-        a.value.text.find(c.callee) != std::string::npos)
+    if (collection && a.op == "=" && within(a.value.lines, c.lines) && semantic::reads(a.value, c.callee))
       return a.target;
   }
   return {};
@@ -92,12 +93,12 @@ bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &ha
       return true;
     if (among(kWaitAll, c->resolved))
       for (const py::Argument &a : c->args)
-        if (mentionsIdentifier(a.value.text, handle))
+        if (semantic::reads(a.value, handle))
           return true;
   }
   // `for f in futs: f.result()` and `[f.result() for f in futs]`.
   for (const py::LoopBinding &loop : index.python().loops) {
-    if (loop.function != fn || !mentionsIdentifier(loop.iterable.text, handle))
+    if (loop.function != fn || !semantic::reads(loop.iterable, handle))
       continue;
     for (const py::Call *c : calls)
       if (within(loop.lines, c->lines) && among(kJoins, c->method))

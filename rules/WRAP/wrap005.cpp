@@ -2,9 +2,13 @@
 // through whatever spelling (alias, getattr string, importlib, tensor method, tl.*, at::).
 
 #include "all_checks.h"
+#include "wrap005_prohibitions.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/reference_use.h"
+#include "kbaudit/semantic/tensor_values.h"
 
 #include <algorithm>
 #include <array>
@@ -15,23 +19,6 @@
 
 namespace kbaudit::rules {
 namespace {
-
-// How a forbidden entry is matched. problem.yaml mixes import patterns, decorators, dotted
-// API names, bare module or function names; overlays add resolved dotted and C++ names.
-enum class Kind {
-  Module,    ///< "import triton", "from reference", a forbidden library: the module or below
-  Decorator, ///< "@triton.jit"
-  Dotted,    ///< "torch.topk", "F.linear", "Tensor.sort", "fla.ops.kda": the name or below
-  Bare,      ///< "flashinfer", "chunk_kda": a module head or an imported function's name
-  Cxx,       ///< "at::topk", "thrust::sort"
-};
-
-struct Prohibition {
-  std::string written; ///< as the problem states it
-  Kind kind = Kind::Dotted;
-  std::string name;     ///< normalised: module, resolved dotted name, bare name or C++ name
-  bool curated = false; ///< from the suite overlay only, not problem.yaml
-};
 
 struct Hit {
   LineRange lines;
@@ -48,123 +35,18 @@ Hit makeHit(LineRange lines, std::string what) {
 }
 
 using pytext::startsWith;
-
-bool isUnder(std::string_view name, std::string_view prefix, std::string_view sep = ".") {
-  return name == prefix ||
-         (startsWith(name, prefix) && name.size() > prefix.size() && name.substr(prefix.size(), sep.size()) == sep);
-}
-
-std::vector<std::string> split(std::string_view s, std::string_view sep) {
-  std::vector<std::string> out;
-  for (std::size_t at = 0;;) {
-    std::size_t next = s.find(sep, at);
-    out.emplace_back(s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
-    if (next == std::string_view::npos)
-      return out;
-    at = next + sep.size();
-  }
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return std::string(s);
-}
-
-// The conventional aliases problem statements write, expanded to what the resolver produces.
-std::string expandAlias(std::string name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kAliases = {{
-      {"F.", "torch.nn.functional."},
-      {"nn.", "torch.nn."},
-      {"Tensor.", "torch.Tensor."},
-      {"tl.", "triton.language."},
-      {"aten.", "torch.ops.aten."},
-  }};
-  for (const auto &[alias, full] : kAliases)
-    if (startsWith(name, alias))
-      return std::string(full) + name.substr(alias.size());
-  return name;
-}
-
-Prohibition parseStated(const std::string &written, bool curated) {
-  std::string s = trim(written);
-  if (startsWith(s, "import ") || startsWith(s, "from ")) {
-    std::string rest = trim(s.substr(s.find(' ') + 1));
-    rest = rest.substr(0, rest.find(' ')); // "from x import y" names module x
-    return {written, Kind::Module, rest, curated};
-  }
-  if (startsWith(s, "@"))
-    return {written, Kind::Decorator, expandAlias(s.substr(1)), curated};
-  if (s.find("::") != std::string::npos)
-    return {written, Kind::Cxx, s, curated};
-  if (s.find('.') != std::string::npos)
-    return {written, Kind::Dotted, expandAlias(s), curated};
-  return {written, Kind::Bare, s, curated};
-}
-
-std::vector<Prohibition> prohibitions(const problems::ProblemContext &p) {
-  std::vector<Prohibition> out;
-  for (const std::string &f : p.forbidden)
-    out.push_back(parseStated(f, false));
-  if (!p.policy)
-    return out;
-  for (const std::string &op : p.policy->forbiddenOps)
-    out.push_back(parseStated(op, true));
-  for (const std::string &lib : p.policy->forbiddenLibraries)
-    out.push_back({lib, Kind::Module, lib, true});
-  if (p.policy->compileForbidden) {
-    out.push_back({"torch.compile", Kind::Dotted, "torch.compile", true});
-    out.push_back({"torch.jit", Kind::Dotted, "torch.jit", true});
-  }
-  return out;
-}
-
-// The ATen names a torch-level name also goes by in embedded C++ (`torch.topk` is
-// `at::topk` and `x.topk(k)`, `F.linear` is `at::linear`).
-std::vector<std::string> cxxEquivalents(std::string_view dotted) {
-  static constexpr std::array<std::string_view, 4> kTorchNamespaces = {"torch.nn.functional.", "torch.ops.aten.",
-                                                                       "torch.Tensor.", "torch."};
-  for (std::string_view ns : kTorchNamespaces) {
-    if (!startsWith(dotted, ns))
-      continue;
-    std::string op(dotted.substr(ns.size()));
-    if (op.empty() || op.find('.') != std::string::npos)
-      return {};
-    return {"at::" + op, "at::Tensor::" + op, "torch::" + op};
-  }
-  return {};
-}
-
-// A tensor method with the op's name: `torch.X` and `Tensor.X` (not `F.X`, which is no method).
-std::string tensorMethodOf(std::string_view dotted) {
-  for (std::string_view ns : {"torch.Tensor.", "torch."}) {
-    if (!startsWith(dotted, ns))
-      continue;
-    std::string_view op = dotted.substr(ns.size());
-    if (!op.empty() && op.find('.') == std::string_view::npos)
-      return std::string(op);
-    return {};
-  }
-  return {};
-}
-
-// Methods Python lists (or other builtins) also have: on an unknown receiver they say little.
-bool builtinContainerMethod(std::string_view m) {
-  for (std::string_view b : {"sort", "index", "count", "copy", "pop", "clear", "reverse", "append", "extend"})
-    if (m == b)
-      return true;
-  return false;
-}
-
-enum class Receiver { Tensor, NotTensor, Unknown };
+using namespace wrap005;
+using semantic::TensorKind;
 
 class Matcher {
 public:
-  Matcher(const CheckContext &ctx) : f_(ctx.facts) {
-    for (const py::Import &i : f_.python.imports)
+  Matcher(const CheckContext &ctx) : f_(ctx.facts), tensors_(ctx.facts) {
+    for (const py::Import &i : f_.python.imports) {
       boundNames_.insert(i.boundName.substr(0, i.boundName.find('.')));
+      importTargets_.insert(i.target);
+      if (i.boundName.find('.') != std::string::npos) // `import a.b` binds `a`
+        importTargets_.insert(i.boundName.substr(0, i.boundName.find('.')));
+    }
     for (const std::string &fn : f_.kernels.reachableFunctions)
       reachable_.insert(fn);
     for (const std::string &fn : f_.kernels.entryPoints)
@@ -198,6 +80,12 @@ private:
   // Resolution went through an import, so the name is the library's and not a local def.
   bool throughImport(std::string_view written) const {
     return boundNames_.count(std::string(written.substr(0, written.find_first_of(".[("))));
+  }
+  bool throughImport(const py::Expr &e) const { return boundNames_.count(std::string(semantic::rootName(e))) > 0; }
+  // A decorator names the library's own when its resolved name is an import's target or below.
+  bool throughImport(const py::Decorator &d) const {
+    return std::any_of(importTargets_.begin(), importTargets_.end(),
+                       [&](const std::string &t) { return isUnder(d.resolved, t); });
   }
 
   bool inCode(const std::string &function) const {
@@ -238,7 +126,7 @@ private:
       return std::nullopt;
     if (obj->value.kind != py::ExprKind::Name && obj->value.kind != py::ExprKind::Attribute)
       return std::nullopt;
-    if (!throughImport(obj->value.text))
+    if (!throughImport(obj->value))
       return std::nullopt;
     return obj->value.resolved + "." + attr->value.string->value;
   }
@@ -267,8 +155,8 @@ private:
   void decoratorHits(const std::string &name, std::vector<Hit> &out) const {
     for (const py::Function &fn : f_.python.functions)
       for (const py::Decorator &d : fn.decorators)
-        if (isUnder(d.resolved, name) && throughImport(d.text))
-          out.push_back(makeHit(d.lines, "@" + d.text));
+        if (isUnder(d.resolved, name) && throughImport(d))
+          out.push_back(makeHit(d.lines, "@" + semantic::quote(d)));
   }
 
   void dottedHits(const std::string &name, std::vector<Hit> &out) const {
@@ -286,7 +174,7 @@ private:
     // A forbidden function passed around as a value (`fn = torch.topk`, `map(torch.topk, ...)`).
     for (const py::NameRef &r : f_.python.nameRefs)
       if (isUnder(r.resolved, name))
-        add(out, r.lines, r.text, r.function);
+        add(out, r.lines, semantic::quote(r), r.function);
     if (std::string method = tensorMethodOf(name); !method.empty())
       methodHits(method, out);
     cxxHits(cxxEquivalents(name), out);
@@ -362,11 +250,11 @@ private:
         continue;
       if (c.keywordArg("key") || c.keywordArg("reverse"))
         continue; // list.sort(key=..., reverse=...): no tensor method takes these
-      Receiver r = receiverKind(c.receiver, c.function, 0);
-      if (r == Receiver::NotTensor)
+      const TensorKind r = tensors_.ofReceiver(c.receiver, c.function);
+      if (r == TensorKind::NotTensor)
         continue;
       Hit h = makeHit(c.lines, c.callee + "(...) as a tensor method");
-      if (r == Receiver::Unknown) {
+      if (r == TensorKind::Unknown) {
         // `t.sort()` on something unknown is as likely a list in tuning code as a tensor.
         if (builtinContainerMethod(method))
           continue;
@@ -390,105 +278,10 @@ private:
     return false;
   }
 
-  bool isParam(const std::string &name, const std::string &function) const {
-    const py::Function *fn = f_.python.findFunction(function);
-    if (!fn)
-      return false;
-    for (const std::string &p : fn->params)
-      if (p == name && p != "self" && p != "cls")
-        return true;
-    return false;
-  }
-
-  // What a value expression evaluates to, as far as tensors go.
-  Receiver valueKind(const py::Expr &v, const std::string &function, unsigned depth) const {
-    switch (v.kind) {
-    case py::ExprKind::List:
-    case py::ExprKind::Tuple:
-    case py::ExprKind::Set:
-    case py::ExprKind::Dict:
-    case py::ExprKind::String:
-    case py::ExprKind::Number:
-      return Receiver::NotTensor;
-    case py::ExprKind::Call: {
-      std::string_view callee = v.resolved;
-      for (std::string_view builtin : {"list", "sorted", "dict", "set", "tuple", "range", "zip", "enumerate"})
-        if (callee == builtin)
-          return Receiver::NotTensor;
-      if (startsWith(callee, "torch.nn.functional."))
-        return Receiver::Tensor;
-      // torch namespaces that build modules, devices, streams and dtypes, not tensors.
-      for (std::string_view other :
-           {"torch.utils.", "torch.cuda.", "torch.backends.", "torch.library.", "torch.nn.", "torch.device",
-            "torch.Generator", "torch.finfo", "torch.iinfo", "torch.Size", "torch.dtype", "numpy.", "triton.Config"})
-        if (startsWith(callee, other))
-          return Receiver::NotTensor;
-      if (startsWith(callee, "torch.") || startsWith(callee, "triton."))
-        return Receiver::Tensor;
-      // A method on a tensor (`x.float()`, `x.view(...)`) yields a tensor.
-      std::string_view text = v.text;
-      std::size_t dot = text.find('.');
-      if (dot != std::string_view::npos)
-        return receiverKind(std::string(text.substr(0, dot)), function, depth + 1);
-      return Receiver::Unknown;
-    }
-    case py::ExprKind::Subscript:
-    case py::ExprKind::Name:
-    case py::ExprKind::Attribute: {
-      std::string_view text = v.text;
-      return receiverKind(std::string(text.substr(0, text.find_first_of("[.("))), function, depth + 1);
-    }
-    case py::ExprKind::Other:
-      // List/dict/set comprehensions.
-      if (!v.text.empty() && (v.text.front() == '[' || v.text.front() == '{'))
-        return Receiver::NotTensor;
-      return Receiver::Unknown;
-    default:
-      return Receiver::Unknown;
-    }
-  }
-
-  Receiver receiverKind(const std::string &receiver, const std::string &function, unsigned depth) const {
-    if (depth > 4 || receiver.empty())
-      return Receiver::Unknown;
-    // An expression (`x[:, :k]`, `x.view(-1)`): its head decides.
-    std::string head = receiver.substr(0, receiver.find_first_of("[.("));
-    if (head.empty()) {
-      if (receiver.front() == '[' || receiver.front() == '{')
-        return Receiver::NotTensor;
-      return Receiver::Unknown;
-    }
-    if (head == "self") {
-      std::string attr = receiver.size() > 5 ? receiver.substr(5) : "";
-      attr = attr.substr(0, attr.find_first_of("[.("));
-      return selfAttributeKind(attr, depth);
-    }
-    if (boundNames_.count(head))
-      return Receiver::Unknown;
-    if (isParam(head, function))
-      return reachable_.count(function) ? Receiver::Tensor : Receiver::Unknown;
-    Receiver found = Receiver::Unknown;
-    for (const py::Assignment &a : f_.python.assignments)
-      if (a.kind == py::Assignment::TargetKind::Name && a.target == head && a.function == function && a.op == "=") {
-        Receiver k = valueKind(a.value, function, depth + 1);
-        if (k != Receiver::Unknown)
-          found = k; // the last classifiable binding wins
-      }
-    return found;
-  }
-
-  Receiver selfAttributeKind(const std::string &attr, unsigned depth) const {
-    if (attr.empty())
-      return Receiver::Unknown;
-    for (const py::Assignment &a : f_.python.assignments)
-      if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.target == "self." + attr && a.op == "=")
-        if (Receiver k = valueKind(a.value, a.function, depth + 1); k != Receiver::Unknown)
-          return k;
-    return Receiver::Unknown;
-  }
-
   const Facts &f_;
+  const semantic::TensorValues tensors_;
   std::set<std::string> boundNames_;
+  std::set<std::string> importTargets_;
   std::set<std::string> reachable_;
 };
 

@@ -13,6 +13,8 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
+#include "kbaudit/semantic/expr_structure.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -223,10 +225,8 @@ private:
         if (a.function != b.function || a.kind != py::Assignment::TargetKind::Name || a.lines.begin > b.lines.begin ||
             std::find(b.names.begin(), b.names.end(), a.target) == b.names.end())
           continue;
-        const std::string &v = a.value.text;
-        for (std::string_view probe : {".shape", ".size(", ".numel(", ".dim(", ".ndim", "len("})
-          if (v.find(probe) != std::string::npos)
-            return true;
+        if (semantic::readsShape(a.value))
+          return true;
       }
       return false;
     }

@@ -60,8 +60,8 @@ std::string renderRuleDoc(const RuleMeta &m) {
            "(including near-misses) must stay quiet. These are the rule's test fixtures.\n\n";
     for (const RuleExample &ex : m.examples) {
       out += "### " + std::string(ex.bad ? "Flagged" : "Not flagged") + ": `" + ex.file + "`\n\n";
-      out += "```python\n" + ex.text;
-      if (!ex.text.empty() && ex.text.back() != '\n')
+      out += "```python\n" + ex.content;
+      if (!ex.content.empty() && ex.content.back() != '\n')
         out += '\n';
       out += "```\n\n";
     }

@@ -20,7 +20,7 @@ const char *confidenceName(Confidence c);     ///< "low", "medium", "high"
 /// A fixture file shipped with a rule, shown on its doc page.
 struct RuleExample {
   std::string file; ///< "bad_torch_wrapper.py"
-  std::string text;
+  std::string content; ///< the fixture file as the docs show it (not read by any rule)
   bool bad = false;
   bool operator==(const RuleExample &) const = default;
 };
