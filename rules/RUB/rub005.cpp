@@ -14,6 +14,7 @@
 #include "rub_branch_work.h"
 
 #include "kbaudit/semantic/exact_size_test.h"
+#include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/expr_reads.h"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 
 #include "kbaudit/semantic/exact_size_test.h"
 #include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/random_draws.h"
 #include "kbaudit/semantic/scoped_names.h"
 #include "python_test_support.h"

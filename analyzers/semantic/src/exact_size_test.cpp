@@ -147,16 +147,4 @@ std::vector<ExactSizeTest> exactSizeTests(const py::Expr &e) {
   return exactSizeTests(std::string_view(e.text));
 }
 
-bool readsShape(const py::Expr &e) {
-  static constexpr std::string_view kShape[] = {"shape", "ndim", "size", "numel", "dim"};
-  // `len` as the builtin; the others as attributes (a local named `size` is no shape).
-  const auto shape = [](std::string_view dotted) {
-    return dotted == "len" ||
-           (dotted.find('.') != std::string_view::npos &&
-            std::find(std::begin(kShape), std::end(kShape), lastSegment(dotted)) != std::end(kShape));
-  };
-  return std::any_of(e.names.begin(), e.names.end(), [&](const std::string &n) { return shape(n); }) ||
-         (e.kind == py::ExprKind::Call && shape(e.resolved));
-}
-
 } // namespace kbaudit::semantic

@@ -32,8 +32,4 @@ std::vector<ExactSizeTest> exactSizeTests(std::string_view condition);
 /// The same of an expression: a comparison, boolean operation or negation; none for other kinds.
 std::vector<ExactSizeTest> exactSizeTests(const py::Expr &e);
 
-/// The expression reads a shape: an attribute or method `shape`, `ndim`, `size`, `numel`, `dim`,
-/// or `len(...)`, from its names (never from a string or comment that spells one).
-bool readsShape(const py::Expr &e);
-
 } // namespace kbaudit::semantic
