@@ -7,6 +7,7 @@
 #include "runs.h"
 #include "worker_pool.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/synthesis.h"
@@ -196,7 +197,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     return kExitUsage;
   }
   // Under the lock no other audit writes here, so any temp file is a killed writer's leftover.
-  annotations::removeStaleTempFiles(outDir);
+  source::removeStaleTempFiles(outDir);
   // Private copies of solutions whose probing process was killed outright.
   if (options.runtime)
     runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
@@ -220,7 +221,7 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
   std::set<std::string> unwritten;
   const auto write = [&](const RunTarget &run, const std::string &yaml) {
     std::string writeError;
-    if (!annotations::writeFileAtomically(outDir / annotations::annotationFileName(run.id), yaml, writeError)) {
+    if (!source::writeFileAtomically(outDir / annotations::annotationFileName(run.id), yaml, writeError)) {
       failures.push_back(annotations::terminalSafe(run.id) + ": " + writeError);
       unwritten.insert(run.id);
       return false;

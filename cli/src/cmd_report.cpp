@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "usage.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/html_report.h"
 #include "kbaudit/annotations/report_csv.h"
 #include "kbaudit/annotations/report_model.h"
@@ -63,7 +64,7 @@ int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostr
   for (const auto &[outPath, text] : outputs) {
     if (outPath.has_parent_path())
       fs::create_directories(outPath.parent_path(), ec);
-    if (!annotations::writeFileAtomically(outPath, text, error)) {
+    if (!source::writeFileAtomically(outPath, text, error)) {
       err << "kbaudit report: cannot write " << terminalSafe(outPath.string()) << ": " << terminalSafe(error) << "\n";
       return kExitInternal;
     }

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "usage.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
@@ -52,7 +53,7 @@ int cmdDocs(const std::vector<std::string> &argv, std::ostream &out, std::ostrea
   const fs::path dir = *args->value("out");
   for (const rules::RuleMeta &m : rules::catalogue()) {
     std::string writeError;
-    if (!annotations::writeFileAtomically(dir / (m.id + ".md"), rules::renderRuleDoc(m), writeError)) {
+    if (!source::writeFileAtomically(dir / (m.id + ".md"), rules::renderRuleDoc(m), writeError)) {
       err << "kbaudit docs: " << annotations::terminalSafe(writeError) << "\n";
       return kExitUsage;
     }

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "usage.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/cli/cli.h"
@@ -47,7 +48,7 @@ int cmdSuites(const std::vector<std::string> &argv, std::ostream &out, std::ostr
     for (const problems::SuiteProfile &p : set.profiles) {
       const fs::path page = fs::path(*docs) / (p.id + ".md");
       std::string writeError;
-      if (!annotations::writeFileAtomically(page, problems::renderSuiteDoc(p), writeError)) {
+      if (!source::writeFileAtomically(page, problems::renderSuiteDoc(p), writeError)) {
         err << "kbaudit suites: " << annotations::terminalSafe(writeError) << "\n";
         return kExitUsage;
       }

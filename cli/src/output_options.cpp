@@ -2,6 +2,7 @@
 
 #include "args.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/formats.h"
 #include "kbaudit/annotations/sarif.h"
 #include "kbaudit/annotations/terminal_text.h"
@@ -144,7 +145,7 @@ bool emitOutput(const std::string &text, const OutputOptions &options, std::ostr
     return true;
   }
   std::string error;
-  if (!annotations::writeFileAtomically(*options.file, text, error)) {
+  if (!source::writeFileAtomically(*options.file, text, error)) {
     err << "kbaudit " << command << ": cannot write " << terminalSafe(options.file->string()) << ": "
         << terminalSafe(error) << "\n";
     return false;

@@ -2,6 +2,7 @@
 
 #include "run_fingerprint.h"
 
+#include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/source/data_file.h"
 
@@ -56,11 +57,11 @@ std::optional<ResultCache> ResultCache::open(const fs::path &dir, std::string &e
   if (!existed || !fs::exists(dir / "CACHEDIR.TAG", ec)) {
     // https://bford.info/cachedir/ : backup tools skip the folder; git ignores it wherever it is.
     std::string ignored;
-    annotations::writeFileAtomically(dir / "CACHEDIR.TAG",
+    source::writeFileAtomically(dir / "CACHEDIR.TAG",
                                       "Signature: 8a477f597d28d172789f06886806bc55\n"
                                       "# This file is a cache directory tag created by kbaudit.\n",
                                       ignored);
-    annotations::writeFileAtomically(dir / ".gitignore", "# Created by kbaudit.\n*\n", ignored);
+    source::writeFileAtomically(dir / ".gitignore", "# Created by kbaudit.\n*\n", ignored);
   }
   return ResultCache(dir);
 }
@@ -113,7 +114,7 @@ bool ResultCache::store(const std::string &fingerprint, const std::string &runId
   entry.append("\nsha256 ").append(sha256Hex(result.yaml)).append("\n\n");
   entry.append(result.yaml);
   std::string error;
-  return annotations::writeFileAtomically(entryPath(fingerprint), entry, error);
+  return source::writeFileAtomically(entryPath(fingerprint), entry, error);
 }
 
 } // namespace kbaudit::cli

@@ -1,5 +1,6 @@
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/atomic_write.h"
 
 #include "test_files.h"
 
@@ -18,6 +19,7 @@
 namespace fs = std::filesystem;
 using namespace kbaudit::annotations;
 using kbaudit::Diagnostic;
+using kbaudit::source::writeFileAtomically;
 using kbaudit::LineRange;
 namespace rules = kbaudit::rules;
 

@@ -1,12 +1,12 @@
 #include "cache.h"
 
+#include "kbaudit/source/atomic_write.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/SHA256.h>
 
-#include <atomic>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace kbaudit::compiled {
 
@@ -89,38 +89,16 @@ std::optional<CacheEntry> CompileCache::load(const std::string &key) const {
 bool CompileCache::store(const std::string &key, const CacheEntry &e) const {
   if (!enabled() || key.size() < 8)
     return false;
-  static std::atomic<unsigned> counter{0};
-  const fs::path target = pathOf(key);
-  std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec)
-    return false;
-  const fs::path tmp = target.parent_path() / ("." + key + "." + std::to_string(::getpid()) + "." +
-                                               std::to_string(counter.fetch_add(1)) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return false;
-    out << kMagic << '\n' << "status " << unitStatusName(e.status) << '\n' << "seconds " << e.seconds << '\n';
-    section(out, "why", e.why);
-    section(out, "log", e.log);
-    section(out, "ptx", e.ptx);
-    section(out, "ptxas", e.ptxasLog);
-    section(out, "ptxas-error", e.ptxasError);
-    out << "end\n";
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  std::ostringstream out;
+  out << kMagic << '\n' << "status " << unitStatusName(e.status) << '\n' << "seconds " << e.seconds << '\n';
+  section(out, "why", e.why);
+  section(out, "log", e.log);
+  section(out, "ptx", e.ptx);
+  section(out, "ptxas", e.ptxasLog);
+  section(out, "ptxas-error", e.ptxasError);
+  out << "end\n";
+  std::string error; // a cache that cannot be written is only slower
+  return source::writeFileAtomically(pathOf(key), out.str(), error);
 }
 
 } // namespace kbaudit::compiled

@@ -1,5 +1,7 @@
 #include "prelude_cache.h"
 
+#include "kbaudit/source/atomic_write.h"
+
 #include "stub_headers.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -7,13 +9,11 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
-#include <unistd.h>
 
 namespace kbaudit::cxx::prelude_cache {
 
@@ -106,40 +106,16 @@ bool store(const fs::path &dir, const std::string &key, const std::string &pch) 
   if (dir.empty() || key.size() != 64 || pch.empty())
     return false;
   try {
-    std::error_code ec;
-    const fs::path target = entryPath(dir, key);
-    fs::create_directories(target.parent_path(), ec);
-    if (ec)
-      return false;
-    static std::atomic<unsigned> counter{0};
-    const fs::path tmp = target.parent_path() / ("." + key + "." + std::to_string(::getpid()) + "." +
-                                                 std::to_string(counter.fetch_add(1)) + ".tmp");
-    std::string header(kMagic);
-    header += key;
-    header += '\n';
-    put64(header, pch.size());
-    put64(header, llvm::xxHash64(pch));
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out)
-        return false;
-      out.write(header.data(), static_cast<std::streamsize>(header.size()));
-      out.write(pch.data(), static_cast<std::streamsize>(pch.size()));
-      out.flush();
-      if (!out) {
-        out.close();
-        fs::remove(tmp, ec);
-        return false;
-      }
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      fs::remove(tmp, ec);
-      return false;
-    }
-    return true;
+    std::string entry(kMagic);
+    entry += key;
+    entry += '\n';
+    put64(entry, pch.size());
+    put64(entry, llvm::xxHash64(pch));
+    entry += pch;
+    std::string error; // a cache that cannot be written is only slower
+    return source::writeFileAtomically(entryPath(dir, key), entry, error);
   } catch (const std::exception &) {
-    return false; // a cache that cannot be written is only slower
+    return false;
   }
 }
 

@@ -17,14 +17,4 @@ std::string toYaml(const Annotation &a);
 /// present, the kbaudit block's findings). Throws std::runtime_error on malformed input.
 Annotation fromYaml(const std::string &yaml);
 
-/// Writes `content` to `path` through a temporary file in the same directory and a
-/// rename, so readers never see a half-written file. Returns false and sets `error`.
-bool writeFileAtomically(const std::filesystem::path &path, const std::string &content,
-                         std::string &error);
-
-/// Removes the temporary files an interrupted writer (a SIGKILLed audit) left in `dir`; only
-/// safe while no other writer uses `dir` (audit holds the output directory's lock). Returns
-/// how many it removed.
-std::size_t removeStaleTempFiles(const std::filesystem::path &dir);
-
 } // namespace kbaudit::annotations

@@ -1,4 +1,4 @@
-#include "kbaudit/annotations/yaml_writer.h"
+#include "kbaudit/source/atomic_write.h"
 
 #include <atomic>
 #include <cerrno>
@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace kbaudit::annotations {
+namespace kbaudit::source {
 
 namespace {
 
@@ -98,4 +98,4 @@ std::size_t removeStaleTempFiles(const std::filesystem::path &dir) {
   return removed;
 }
 
-} // namespace kbaudit::annotations
+} // namespace kbaudit::source
