@@ -14,6 +14,7 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
+#include "kbaudit/semantic/magnitude_decision.h"
 #include "kbaudit/semantic/input_samples.h"
 #include "kbaudit/semantic/scoped_names.h"
 
@@ -83,33 +84,11 @@ private:
     return nullptr;
   }
 
-  /// Decisions flow through names, comparisons and bool()/int()/.item(), not through
-  /// tensor arithmetic (a sampled scale used to quantize is not a branch).
-  static bool carriesDecision(const py::Expr &v) {
-    switch (v.kind) {
-    case py::ExprKind::Name:
-    case py::ExprKind::Attribute:
-    case py::ExprKind::Comparison:
-    case py::ExprKind::BoolOp:
-    case py::ExprKind::UnaryOp:
-    case py::ExprKind::Conditional:
-      return true;
-    case py::ExprKind::Call: {
-      static const std::set<std::string_view> decisive = {"item", "bool", "int", "float", "any", "all",
-                                                          "max",  "min",  "amax", "abs", "isnan", "isinf",
-                                                          "isfinite", "norm", "std", "mean", "cpu", "tolist"};
-      return decisive.count(lastSegment(v.resolved)) > 0;
-    }
-    default:
-      return false;
-    }
-  }
-
   void propagate() {
     for (int round = 0; round < 4; ++round) {
       bool grew = false;
       for (const py::Assignment &a : f_.python.assignments) {
-        if (!reachable_.count(a.function) || !carriesDecision(a.value))
+        if (!reachable_.count(a.function) || !semantic::carriesDecision(a.value))
           continue;
         if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
           continue;

@@ -40,5 +40,20 @@ def forward(x, s):
   EXPECT_FALSE(semantic::carriesDecision(assignmentTo(f, "e")->value));
 }
 
+TEST(SemanticMagnitudeDecision, OneAnswerForBothRulesThatFollowAStatistic) {
+  // PREC005 (a magnitude gate) and RUB006 (a sampled statistic) follow the same carriers: a mean
+  // and a subscript carry the decision on, a scaling does not.
+  auto f = analyze(src(R"PY(
+def forward(x):
+    m = x[:64].abs().mean()
+    s = stats[0]
+    q = x * m
+    return q
+)PY"));
+  EXPECT_TRUE(semantic::carriesDecision(assignmentTo(f, "m")->value));
+  EXPECT_TRUE(semantic::carriesDecision(assignmentTo(f, "s")->value));
+  EXPECT_FALSE(semantic::carriesDecision(assignmentTo(f, "q")->value));
+}
+
 } // namespace
 } // namespace kbaudit::py::testing

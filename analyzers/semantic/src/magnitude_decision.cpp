@@ -45,7 +45,7 @@ bool carriesDecision(const py::Expr &value) {
   case py::ExprKind::Call: {
     static const std::set<std::string_view> decisive = {
         "item", "tolist", "cpu", "any", "all", "bool", "int", "float", "max", "min", "amax", "amin",
-        "norm", "vector_norm", "isnan", "isinf", "isfinite", "std", "var", "abs"};
+        "norm", "vector_norm", "isnan", "isinf", "isfinite", "std", "var", "mean", "abs"};
     return decisive.count(lastSegment(value.resolved)) > 0;
   }
   default:

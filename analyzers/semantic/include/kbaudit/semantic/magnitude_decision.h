@@ -3,9 +3,8 @@
 // How a magnitude test reaches a branch: which calls are statistics of a tensor's values
 // (|x|, norms, NaN/Inf tests; a bare max/min only weakly), which calls read a device value back
 // to the host, and which expressions only carry a decision on (names, comparisons, bool()/
-// .item()) rather than compute with it. PREC005 follows a magnitude gate through these; RUB006
-// asks a close variant of carriesDecision of its own (its set adds `mean` and leaves out
-// subscripts) that should move here too.
+// .item()) rather than compute with it. PREC005 follows a magnitude gate through these, and RUB006
+// a sampled statistic.
 
 #include "kbaudit/python/facts.h"
 
@@ -23,7 +22,7 @@ enum class Strength { None, Weak, Strong };
 Strength statisticStrength(std::string_view resolvedCallee);
 
 /// Calls that turn a device statistic into a host decision (`.item()`, `bool()`, `.any()`,
-/// `max`, `isnan`, ...) and expressions that only combine decisions (names, attributes,
+/// `max`, `mean`, `isnan`, ...) and expressions that only combine decisions (names, attributes,
 /// comparisons, boolean operations, negation, conditionals, subscripts): taint flows through
 /// these, never through tensor arithmetic, so a per-tensor scale that feeds quantization does
 /// not turn later shape tests into gates.
