@@ -10,13 +10,6 @@ namespace {
 
 using semantic::reads;
 
-const Expr &valueOf(const PythonFacts &f, std::string_view target) {
-  const Assignment *a = assignmentTo(f, target);
-  EXPECT_NE(a, nullptr) << target;
-  static const Expr none;
-  return a ? a->value : none;
-}
-
 TEST(PythonExprNames, FreeNamesAndDottedChains) {
   auto f = analyze(src(R"PY(
 class M:

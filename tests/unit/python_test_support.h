@@ -47,6 +47,14 @@ inline const Assignment *assignmentTo(const PythonFacts &f, std::string_view tar
   return nth < all.size() ? all[nth] : nullptr;
 }
 
+/// The value of the first assignment to `target` (an empty Expr, and a test failure, when none).
+inline const Expr &valueOf(const PythonFacts &f, std::string_view target) {
+  const Assignment *a = assignmentTo(f, target);
+  EXPECT_NE(a, nullptr) << target;
+  static const Expr none;
+  return a ? a->value : none;
+}
+
 inline const Import *importOf(const PythonFacts &f, std::string_view boundName) {
   for (const auto &i : f.imports)
     if (i.boundName == boundName)

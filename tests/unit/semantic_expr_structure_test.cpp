@@ -13,13 +13,6 @@
 namespace kbaudit::py::testing {
 namespace {
 
-const Expr &valueOf(const PythonFacts &f, std::string_view target) {
-  const Assignment *a = assignmentTo(f, target);
-  EXPECT_NE(a, nullptr) << target;
-  static const Expr none;
-  return a ? a->value : none;
-}
-
 TEST(SemanticExprStructure, ReadsMemberBareOrDottedButNotInLiterals) {
   auto f = analyze(src(R"PY(
 import torch
