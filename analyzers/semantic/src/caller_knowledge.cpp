@@ -62,6 +62,16 @@ bool hasGraderWord(std::string_view s) {
 }
 
 CallerKnowledge::CallerKnowledge(const Facts &facts) : facts_(facts), py_(facts.python), scope_(facts) {
+  const auto inspects = [](std::string_view r) { return isFrameSource(r) || isSysModules(r) || isEnvAccess(r); };
+  for (const py::Call &c : py_.calls)
+    if (inspects(c.resolved))
+      sites_.push_back({c.function, c.lines});
+  for (const py::NameRef &n : py_.nameRefs)
+    if (inspects(n.resolved))
+      sites_.push_back({n.function, n.lines});
+  for (const py::StringConstant &str : py_.strings)
+    if (!str.docstring && str.value.value.find("/proc/") != std::string::npos)
+      sites_.push_back({str.function, str.lines});
   for (const py::Function &fn : py_.functions)
     if (CallerSniff s = sniffIn(fn.qualname, fn.lines, /*nested=*/true))
       helpers_[fn.qualname] = s;
@@ -82,6 +92,8 @@ CallerSniff CallerKnowledge::sniffIn(std::string_view fn, LineRange lines, bool 
   const auto here = [&](std::string_view f, LineRange l) {
     return (nested ? inFunction(f, fn) : f == fn) && contains(lines, l);
   };
+  if (std::none_of(sites_.begin(), sites_.end(), [&](const Site &site) { return here(site.function, site.lines); }))
+    return {}; // every answer below starts from one of these sites
   CallerSniff s;
   // Environment and sys.modules lookups count when the name looked up (or compared with)
   // on the same line names the grader: most environment reads are the author's own knobs.

@@ -49,6 +49,15 @@ private:
   const Facts &facts_;
   const py::PythonFacts &py_;
   scope::GradedScope scope_;
+  /// Where the file inspects its caller at all (a frame, argv, /proc, sys.modules or environment
+  /// access, by function and lines): a stretch holding none of these sniffs nothing, so sniffIn
+  /// answers it without scanning every call, name and string of the file (it is asked once per
+  /// assignment the fixpoint follows).
+  struct Site {
+    std::string function;
+    LineRange lines;
+  };
+  std::vector<Site> sites_;
   std::map<std::string, CallerSniff> helpers_; ///< functions whose result depends on the caller
   ScopedNames<CallerSniff> tainted_;           ///< names bound from caller-dependent code
 
