@@ -5,6 +5,8 @@
 #include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/runtime/probe.h"
 
+#include "runtime_support.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,12 +58,7 @@ int tamperingEvents(const RuntimeReport &r) {
   }));
 }
 
-const ProbeOutcome *find(const RuntimeReport &r, const std::string &name) {
-  for (const ProbeOutcome &p : r.probes)
-    if (p.name == name)
-      return &p;
-  return nullptr;
-}
+const ProbeOutcome *find(const RuntimeReport &r, const std::string &name) { return test::findProbe(r, name); }
 
 rules::RuleResults staticPrec001() {
   rules::RuleResults results;
