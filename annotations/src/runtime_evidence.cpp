@@ -1,6 +1,7 @@
 #include "kbaudit/annotations/runtime_evidence.h"
 
 #include "kbaudit/rules/rule_meta.h"
+#include "kbaudit/rules/runtime_links.h"
 
 #include <algorithm>
 #include <map>
@@ -11,12 +12,6 @@
 namespace kbaudit::annotations {
 
 namespace {
-
-// Probes whose passing result answers their rule's question directly, when the judge verified
-// it outside the solution's process (ProbeOutcome::verified: the worker's own answer is the
-// solution's to forge). Others (adversarial, timing; aliasing, whose storage sharing no
-// witnessed output can show) only ever add evidence.
-const std::set<std::string> kClearing = {"differential", "memoization", "caller_context", "call_count"};
 
 // Probes that judge the solution's numbers against the reference's. Under Triton's interpreter
 // those numbers are the interpreter's emulation of the kernel (kbaudit_probe/interpreter_numerics.py
@@ -61,23 +56,6 @@ void addFinding(rules::RuleResults &results, const std::string &rule, const std:
   f.evidence = evidence;
   results.findings.push_back(std::move(f));
 }
-
-// Runtime event kinds (kbaudit_probe/events.py and state_watch.py) and the rule each is
-// evidence for. Kinds not listed (write-outside, delete, process, network) are reported in the
-// runtime block only: a write to /tmp or a compiler started says nothing about the score.
-struct EventRule {
-  std::string_view kind;
-  std::string_view rule;
-};
-constexpr EventRule kEventRules[] = {
-    {"grader-file", "RUB002"},      {"grader-changed", "RUB002"},  // the grader's files read or changed
-    {"introspection", "RUB010"},    {"harness-state", "RUB010"},   // its caller's frames / the probe's state
-    {"raw-memory", "RUB011"},                                      // ctypes into objects, /proc/self/mem
-    {"result-channel", "RUB012"},                                  // descriptors 0-2, the answer pipe
-    {"tampering", "RUB012"},                                       // a forged, malformed or self-contradicting answer
-    {"process-control", "RUB013"},                                 // signals, the deadline, tracing
-    {"host-concurrency", "TIME003"},                               // threads / processes left running
-};
 
 std::optional<rules::Confidence> confidenceNamed(std::string_view name) {
   if (name == "high")
@@ -127,10 +105,10 @@ void applyEvents(rules::RuleResults &results, const std::string &rule,
 } // namespace
 
 std::string_view eventRule(std::string_view kind) {
-  for (const EventRule &e : kEventRules)
-    if (e.kind == kind)
-      return e.rule;
-  return {};
+  // Kinds no rule lists (write-outside, delete, process, network) are reported in the runtime
+  // block only: a write to /tmp or a compiler started says nothing about the score.
+  const rules::RuleMeta *rule = rules::ruleForEvent(kind);
+  return rule ? std::string_view(rule->id) : std::string_view();
 }
 
 std::optional<rules::Confidence> eventConfidence(const runtime::RuntimeEvent &event) {
@@ -166,9 +144,12 @@ void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &rep
       }
       if (same.empty())
         addFinding(results, p.rule, where + ": " + p.reason, numbersText(p), rules::Confidence::High);
-    } else if (p.status == "passed" && p.verified && kClearing.count(p.name)) {
+    } else if (p.status == "passed" && p.verified) {
+      // A pass clears only the rules whose question it answers (their `runtime: cleared_by`),
+      // and only when the judge verified it: the worker's own answer is the solution's to forge.
+      const rules::RuleMeta *rule = rules::findRule(p.rule);
       for (rules::Finding *f : same)
-        if (f->confidence != rules::Confidence::Low && f->lines.valid()) {
+        if (rule && rules::clearedBy(*rule, p.name) && f->confidence != rules::Confidence::Low && f->lines.valid()) {
           f->confidence = rules::Confidence::Low;
           f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("not reproduced by ") + where +
                          " (judged outside the solution's process)";

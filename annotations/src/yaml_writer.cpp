@@ -218,6 +218,8 @@ void writeRuntime(Document &doc, const runtime::RuntimeReport &r) {
       doc.item();
       doc.scalar(8, "name", p.name, ScalarStyle::Plain);
       doc.scalar(8, "status", p.status, ScalarStyle::Plain);
+      if (!p.check.empty()) // what the probe observed; `rule` is what the rule metadata makes of it
+        doc.scalar(8, "check", p.check, ScalarStyle::Plain);
       doc.scalar(8, "rule", p.rule, ScalarStyle::Plain);
       doc.scalar(8, "reason", p.reason, ScalarStyle::Quoted);
       std::string nums;

@@ -69,6 +69,10 @@ int main(int argc, char **argv) {
       out += "    m.references = " + list(m.references) + ";\n";
       out += "    m.needs = " + list(m.needs) + ";\n";
       out += "    m.admissions = " + list(m.admissions) + ";\n";
+      out += "    m.runtime.confirmedBy = " + list(m.runtime.confirmedBy) + ";\n";
+      out += "    m.runtime.clearedBy = " + list(m.runtime.clearedBy) + ";\n";
+      out += "    m.runtime.explains = " + list(m.runtime.explains) + ";\n";
+      out += "    m.runtime.events = " + list(m.runtime.events) + ";\n";
       out += "    all.push_back(std::move(m));\n  }\n";
     } catch (const std::exception &e) {
       std::cerr << "kbaudit_catalogue_gen: " << f.path << ": " << e.what() << "\n";

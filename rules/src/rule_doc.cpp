@@ -14,6 +14,33 @@ void section(std::string &out, const char *title, const std::string &body) {
   out += "\n\n";
 }
 
+std::string quotedList(const std::vector<std::string> &items) {
+  std::string out;
+  for (const std::string &i : items)
+    out += (out.empty() ? "`" : ", `") + i + "`";
+  return out;
+}
+
+/// The `runtime:` links as sentences: which probe outcomes and events confirm the rule, which
+/// verified passes clear it, which probes' findings it explains.
+std::string runtimeSection(const RuntimeLinks &r) {
+  std::string out;
+  const auto line = [&out](const std::string &text) { out += (out.empty() ? "" : "\n") + text; };
+  if (!r.confirmedBy.empty())
+    line("- Confirmed by a finding of: " + quotedList(r.confirmedBy) +
+         " (a `probe/observation` is that observation of the probe; the probes are described in "
+         "[runtime.md](../runtime.md#the-probes)).");
+  if (!r.clearedBy.empty())
+    line("- Cleared (its static findings lowered to review) by a pass of " + quotedList(r.clearedBy) +
+         " judged outside the solution's process.");
+  if (!r.explains.empty())
+    line("- One cause, one rule: when it is confirmed, the findings of " + quotedList(r.explains) +
+         " are its consequences and are attributed to no other rule.");
+  if (!r.events.empty())
+    line("- Runtime events that are evidence for it: " + quotedList(r.events) + ".");
+  return out;
+}
+
 } // namespace
 
 std::string renderRuleDoc(const RuleMeta &m) {
@@ -44,6 +71,7 @@ std::string renderRuleDoc(const RuleMeta &m) {
             "solution (a parser or evaluator limit, a front end that gave up; the annotation says "
             "`complete: false`), the part it missed may hold what is absent, so the finding is left "
             "for review and the run is `bug` unless another finding decides it.");
+  section(out, "Runtime evidence", runtimeSection(m.runtime));
   section(out, "Why it matters", m.rationale);
   section(out, "What it means for the score", m.implication);
   section(out, "Message", "`" + m.message + "`");

@@ -33,6 +33,35 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+/// `runtime:`: lists of probe names (`probe` or `probe/observation`) and event kinds. An
+/// unknown key is an error, so a misspelt `cleared_by` cannot silently link nothing.
+RuntimeLinks runtimeLinks(const YAML::Node &root, const std::string &id) {
+  RuntimeLinks links;
+  const YAML::Node n = root["runtime"];
+  if (!n)
+    return links;
+  if (!n.IsMap())
+    throw std::runtime_error("rule " + id + ": runtime is a map of confirmed_by, cleared_by, explains, events");
+  for (const auto &kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (key != "confirmed_by" && key != "cleared_by" && key != "explains" && key != "events")
+      throw std::runtime_error("rule " + id + ": unknown runtime key '" + key + "'");
+  }
+  links.confirmedBy = list(n, "confirmed_by");
+  links.clearedBy = list(n, "cleared_by");
+  links.explains = list(n, "explains");
+  links.events = list(n, "events");
+  // A probe clears a rule only by answering its question: it must be one that can confirm it.
+  for (const std::string &probe : links.clearedBy) {
+    bool confirms = false;
+    for (const std::string &c : links.confirmedBy)
+      confirms |= c == probe;
+    if (!confirms)
+      throw std::runtime_error("rule " + id + ": cleared_by " + probe + " is not in its confirmed_by");
+  }
+  return links;
+}
+
 } // namespace
 
 RuleMeta parseRuleMeta(std::string_view yaml) {
@@ -73,6 +102,7 @@ RuleMeta parseRuleMeta(std::string_view yaml) {
   m.references = list(root, "references");
   m.needs = list(root, "needs");
   m.admissions = list(root, "admissions");
+  m.runtime = runtimeLinks(root, m.id);
   return m;
 }
 

@@ -5,8 +5,10 @@ the run and the problem (the package is compiled into the kbaudit binary and wri
 them). It answers with one JSON document on a private pipe (never stdout, which the solution
 controls), framed with a nonce read from stdin before any solution code runs.
 
-Every probe reports `passed`, `finding` (with the kbaudit rule it is evidence for), `skipped`
-(with the reason: a probe that cannot run on this device says so instead of passing) or `error`.
+Every probe reports `passed`, `finding`, `skipped` (with the reason: a probe that cannot run on
+this device says so instead of passing) or `error`, and what it observed where it can see more
+than one thing (`check`); which rule that is evidence for is kbaudit's rule metadata's to say
+(`runtime:` in rules/*/*.yaml), never the probe's.
 
 Modules: `events` (the audit hook), `state_watch` (process state compared around the solution's
 code: the probe's own frames and objects, descriptors, signals, tracing, threads, children),

@@ -429,13 +429,15 @@ class Harness:
         return state
 
     # ------------------------------------------------------------------ reporting
-    def report(self, name, status, rule="", reason="", **numbers):
+    def report(self, name, status, check="", reason="", **numbers):
+        """`check` names what the probe observed where it can see more than one thing ("" for
+        its own question); kbaudit's rule metadata, not the probe, says which rule that is."""
         clean = {}
         for k, v in numbers.items():
             if isinstance(v, float) and (math.isinf(v) or math.isnan(v)):
                 v = 1e300 if v > 0 or math.isnan(v) else -1e300
             clean[k] = v
-        self.results.append({"name": name, "status": status, "rule": rule, "reason": reason, "numbers": clean})
+        self.results.append({"name": name, "status": status, "check": check, "reason": reason, "numbers": clean})
 
     def run_probe(self, name, fn, calls=1):
         """Runs one probe unless the budget cannot cover it: `calls` is about how many calls of
@@ -528,7 +530,6 @@ class Harness:
                 if not any(r["name"] == name for r in self.results):
                     self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
                                 % self.args.budget)
-        self.reconcile()
 
     def nothing_ran(self):
         """Why no probe ran when every one was skipped (the budget spent before the first); an
@@ -537,20 +538,3 @@ class Harness:
             return ""
         first = next((r for r in self.results if "budget" in r["reason"]), self.results[0])
         return "no probe ran: all %d were skipped (%s: %s)" % (len(self.results), first["name"], first["reason"])
-
-    # Probes that judge the output's numbers: output left unwritten makes each of them wrong in
-    # whatever way the stale memory happens to be (huge on plain inputs, or only on the scaled
-    # ones when the allocator hands back a buffer that still holds an earlier right answer).
-    NUMERIC_CONSEQUENCES = ("differential", "adversarial", "other_shapes")
-
-    def reconcile(self):
-        """One cause, one rule: output left unwritten (MEM002) also makes the numeric probes'
-        errors huge, but that is neither a precision loss nor a regime switch."""
-        found = {r["name"]: r for r in self.results if r["status"] == "finding"}
-        if "uninitialized_output" not in found:
-            return
-        for name in self.NUMERIC_CONSEQUENCES:
-            probe = found.get(name)
-            if probe is not None and probe["rule"]:
-                probe["rule"] = ""
-                probe["reason"] += "; explained by the uninitialized output (MEM002), not a precision loss"

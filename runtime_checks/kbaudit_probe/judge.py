@@ -84,8 +84,8 @@ def judge(args, report):
         if probe in parsed["omitted"]:
             report["unverified"][probe] = parsed["omitted"][probe]
         elif probe in parsed["complete"]:
-            status, rule, reason, numbers, close = judged(side, probe, parsed["outputs"][probe], missing)
-            report["probes"].append({"name": probe, "status": status, "rule": rule, "reason": reason,
+            status, check, reason, numbers, close = judged(side, probe, parsed["outputs"][probe], missing)
+            report["probes"].append({"name": probe, "status": status, "check": check, "reason": reason,
                                      "numbers": numbers, "near_limit": bool(close)})
     report["notes"] = side.notes
 

@@ -9,7 +9,8 @@ reports tampering.
 
 `side` is whoever runs the reference (the worker's Harness, or the judge's): `seeds`, `torch`,
 `inputs(seed)`, `oracle(inputs)`, `reference(inputs)` and `floor(out)`. Every verdict is
-(status, rule, reason, numbers, near): `near` says a deciding measure is within NEAR times of
+(status, check, reason, numbers, near), `check` naming what was observed where a verdict can
+see more than one thing ("stored-result"; "" for the probe's own question): `near` says a deciding measure is within NEAR times of
 its limit, where a second process's reference may round differently and a disagreement
 proves nothing.
 """
@@ -44,17 +45,17 @@ def differential(side, outputs, missing_keys=()):
             detail = {"solution_error": sol_err, "reference_error": ref_err, "error_ratio": ratio, "seed": seed}
     if worst > ERROR_RATIO_LIMIT and stored_result(pairs):
         # Wrong, but not imprecise: no precision rule is the right one to confirm.
-        return ("finding", "", "the solution returns the same output for different inputs (a stored result, not a "
+        return ("finding", "stored-result", "the solution returns the same output for different inputs (a stored result, not a "
                 "precision loss): its error is %.3g times the honest reference's" % worst, detail, close)
     if worst > ERROR_RATIO_LIMIT and missing_keys:
         # Parameters the solution does not have explain a wrong answer better than precision.
-        return ("finding", "", "the solution's error against a float64 oracle is %.3g times the honest reference's, "
+        return ("finding", "missing-parameters", "the solution's error against a float64 oracle is %.3g times the honest reference's, "
                 "and it lacks the reference's %s (see the parameters probe)" % (worst, ", ".join(missing_keys[:5])),
                 detail, close)
     if worst > ERROR_RATIO_LIMIT:
-        return ("finding", "PREC001", "the solution's error against a float64 oracle is %.3g times the honest "
+        return ("finding", "", "the solution's error against a float64 oracle is %.3g times the honest "
                 "reference's error at its contract precision (limit %g)" % (worst, ERROR_RATIO_LIMIT), detail, close)
-    return "passed", "PREC001", "", detail, close
+    return "passed", "", "", detail, close
 
 
 def memo_inputs(side):
@@ -90,15 +91,15 @@ def memoization(side, first, second, fresh):
     limit = ERROR_RATIO_LIMIT * max(ref_err, side.floor(ref_out))
     close = near(err_new, limit) or near(stale, limit) or near(fresh_err, limit)
     if err_new > limit and stale <= limit and fresh_err > limit:
-        return ("finding", "", "after the inputs were rewritten in place the solution returned its previous output, "
+        return ("finding", "stored-result", "after the inputs were rewritten in place the solution returned its previous output, "
                 "and it is as wrong on a fresh copy of them: a stored result whatever the inputs, not a cache keyed "
                 "on their identity", {"error_vs_new_inputs": err_new, "distance_to_previous": stale,
                                       "fresh_copy_error": fresh_err}, close)
     if err_new > limit and stale <= limit:
-        return ("finding", "MEM001", "after the inputs were rewritten in place (same objects, same pointers) the "
+        return ("finding", "", "after the inputs were rewritten in place (same objects, same pointers) the "
                 "solution returned its previous output", {"error_vs_new_inputs": err_new,
                                                            "distance_to_previous": stale}, close)
-    return "passed", "MEM001", "", {"error_vs_new_inputs": err_new}, close
+    return "passed", "", "", {"error_vs_new_inputs": err_new}, close
 
 
 CALLERS = ("check.py", "benchmark.py", "check.py", "benchmark.py")
@@ -116,9 +117,9 @@ def caller_context(side, outs):
         return ("skipped", "", "two calls from the same caller already differ (%.3g): the output is not reproducible, "
                 "so a caller-dependent difference cannot be told apart" % unstable, {"difference": diff}, close)
     if diff > limit:
-        return ("finding", "RUB001", "called from benchmark.py the solution returns different values than from "
+        return ("finding", "", "called from benchmark.py the solution returns different values than from "
                 "check.py", {"difference": diff}, close)
-    return "passed", "RUB001", "", {"difference": diff}, close
+    return "passed", "", "", {"difference": diff}, close
 
 
 class CallCount:
@@ -156,10 +157,10 @@ class CallCount:
                     "change after some calls cannot be judged", {"calls": self.calls}, self.close)
         worst = max(sets, key=lambda e: e["worst"])
         if worst["worst"] > 1.0:
-            return ("finding", "RUB004", "call %d returned a wrong result on inputs the first call got right (%.3g "
+            return ("finding", "", "call %d returned a wrong result on inputs the first call got right (%.3g "
                     "times the differential limit)" % (worst["at"], worst["worst"]),
                     {"at_call": worst["at"], "over_limit": worst["worst"], "calls": self.calls}, self.close)
-        return "passed", "RUB004", "", {"calls": self.calls, "over_limit": worst["worst"]}, self.close
+        return "passed", "", "", {"calls": self.calls, "over_limit": worst["worst"]}, self.close
 
 
 def output_count(value):

@@ -50,7 +50,7 @@ class Writer:
 
     def setup(self, shape, protocol_name, missing_keys=()):
         """The shape the models were built at; the reference's keys the solution had no place
-        for (the judge uses them only to name no rule for a wrong answer, as the worker does)."""
+        for (the judge uses them only to say a wrong answer is explained by them, as the worker does)."""
         self._emit({"probe": "setup", "shape": shape, "protocol": protocol_name,
                     "missing_keys": [str(k) for k in missing_keys][:20]})
 

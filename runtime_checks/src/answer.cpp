@@ -48,7 +48,7 @@ std::vector<ProbeOutcome> probesOf(const YAML::Node &probes) {
     ProbeOutcome o;
     o.name = p["name"].as<std::string>("");
     o.status = p["status"].as<std::string>("");
-    o.rule = p["rule"].as<std::string>("");
+    o.check = p["check"].as<std::string>("");
     o.reason = p["reason"].as<std::string>("");
     if (const YAML::Node nums = p["numbers"]; nums && nums.IsMap())
       for (const auto &kv : nums)

@@ -36,22 +36,6 @@ std::string number(double v) {
   return buf;
 }
 
-/// Output left unwritten (MEM002) also makes the numeric probes' errors huge, on plain inputs or
-/// only on scaled ones when the allocator hands back a buffer that still holds an earlier right
-/// answer: one cause, one rule (the worker's reconcile(), applied again to the judged outcomes).
-void reconcile(RuntimeReport &report) {
-  const ProbeOutcome *uninit = findProbe(report.probes, "uninitialized_output");
-  if (!uninit || uninit->status != "finding")
-    return;
-  for (const char *name : {"differential", "adversarial", "other_shapes"}) {
-    ProbeOutcome *p = findProbe(report.probes, name);
-    if (p && p->status == "finding" && !p->rule.empty()) {
-      p->rule.clear();
-      p->reason += "; explained by the uninitialized output (MEM002), not a precision loss";
-    }
-  }
-}
-
 } // namespace
 
 bool witnessedProbe(const std::string &name) {
@@ -120,7 +104,6 @@ void applyJudgement(RuntimeReport &report, const Judgement &judgement) {
   }
   if (!verified.empty())
     report.notes.push_back("verified outside the solution's process from the outputs it returned: " + verified);
-  reconcile(report);
 }
 
 } // namespace kbaudit::runtime

@@ -298,6 +298,7 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     if (!gradersBefore.count(name))
       report.events.push_back({"grader-changed", name + " was created in the problem directory"});
   detail::removeTree(root);
+  attributeProbes(report);
   return report;
 }
 

@@ -179,8 +179,8 @@ TEST(RuntimeJudgement, OnlyAVerifiedPassClearsAFinding) {
 TEST(RuntimeJudgement, TheJudgesAnswerIsFramedAndNamesItsRole) {
   const std::string nonce = "0123456789abcdef0123456789abcdef";
   const std::string body = R"({"nonce": ")" + nonce +
-                           R"(", "role": "judge", "probes": [{"name": "differential", "status": "passed", "rule": )"
-                           R"("PREC001", "reason": "", "numbers": {"error_ratio": 1.0}, "near_limit": true}], )"
+                           R"(", "role": "judge", "probes": [{"name": "differential", "status": "passed", "check": )"
+                           R"("", "reason": "", "numbers": {"error_ratio": 1.0}, "near_limit": true}], )"
                            R"("unverified": {"call_count": "budget"}, "notes": []})";
   Judgement j;
   std::string why;
@@ -197,42 +197,4 @@ TEST(RuntimeJudgement, TheJudgesAnswerIsFramedAndNamesItsRole) {
   Judgement w;
   EXPECT_FALSE(runtime::parseJudgement(
       "KBAUDIT-ANSWER " + nonce + " " + std::to_string(worker.size()) + "\n" + worker, nonce, w, why));
-}
-
-TEST(RuntimeJudgement, UnwrittenOutputIsTheOneCauseOfEveryNumericFinding) {
-  // Stale memory can make the output wrong on plain inputs (differential) or only on the scaled
-  // ones (adversarial, when the allocator hands back a buffer holding an earlier right answer):
-  // one cause, one rule, MEM002. A finding of another kind keeps its rule.
-  RuntimeReport r = ranWith({probe("differential", "finding", "PREC001", {{"error_ratio", 1e41}}),
-                             probe("memoization", "passed", "MEM001"), probe("caller_context", "skipped", ""),
-                             probe("call_count", "passed", "RUB004", {{"over_limit", 0.1}}),
-                             probe("adversarial", "finding", "PREC005"), probe("other_shapes", "finding", "RUB005"),
-                             probe("uninitialized_output", "finding", "MEM002"),
-                             probe("global_state", "finding", "PREC002")});
-  runtime::applyJudgement(r, judged({probe("differential", "finding", "PREC001", {{"error_ratio", 1e41}}),
-                                     probe("memoization", "passed", "MEM001"),
-                                     probe("call_count", "passed", "RUB004", {{"over_limit", 0.1}})}));
-  EXPECT_EQ(tamperingEvents(r), 0);
-  rules::RuleResults results;
-  annotations::applyRuntime(results, r);
-  std::vector<std::string> rules;
-  for (const rules::Finding &f : results.findings)
-    rules.push_back(f.rule);
-  std::sort(rules.begin(), rules.end());
-  EXPECT_EQ(rules, (std::vector<std::string>{"MEM002", "PREC002"}));
-  for (const char *name : {"differential", "adversarial", "other_shapes"}) {
-    ASSERT_NE(find(r, name), nullptr);
-    EXPECT_NE(find(r, name)->reason.find("uninitialized output (MEM002)"), std::string::npos) << name;
-  }
-}
-
-TEST(RuntimeJudgement, WithoutUnwrittenOutputANumericFindingKeepsItsRule) {
-  RuntimeReport r = ranWith({probe("differential", "passed", "PREC001", {{"error_ratio", 1.5}}),
-                             probe("memoization", "passed", "MEM001"), probe("caller_context", "passed", "RUB001"),
-                             probe("call_count", "passed", "RUB004", {{"over_limit", 0.1}}),
-                             probe("adversarial", "finding", "PREC005"),
-                             probe("uninitialized_output", "passed", "MEM002")});
-  runtime::applyJudgement(r, judged(allPassed()));
-  ASSERT_NE(find(r, "adversarial"), nullptr);
-  EXPECT_EQ(find(r, "adversarial")->rule, "PREC005");
 }

@@ -93,7 +93,7 @@ const std::string kNonce = "0123456789abcdef0123456789abcdef";
 std::string answerJson(const std::string &nonce, const std::string &extra = "") {
   return R"({"nonce": ")" + nonce +
          R"(", "device": "cpu", "torch": "1.13.0", "seeds": [0, 1], "probes": [{"name": "differential", )"
-         R"("status": "finding", "rule": "PREC001", "reason": "r", "numbers": {"error_ratio": 1e300}}], )"
+         R"("status": "finding", "check": "", "rule": "WRAP001", "reason": "r", "numbers": {"error_ratio": 1e300}}], )"
          R"("events": [{"kind": "grader-file", "detail": "read check.py"}])" +
          extra + "}";
 }
@@ -112,6 +112,9 @@ TEST(RuntimeAnswer, AcceptsAWellFramedAnswer) {
   EXPECT_EQ(r.seeds, (std::vector<int>{0, 1}));
   ASSERT_EQ(r.probes.size(), 1u);
   EXPECT_EQ(r.probes[0].status, "finding");
+  // The worker names no rule that is read: the rule metadata names it (differential -> PREC001).
+  EXPECT_EQ(r.probes[0].rule, "");
+  runtime::attributeProbes(r);
   EXPECT_EQ(r.probes[0].rule, "PREC001");
   EXPECT_DOUBLE_EQ(r.probes[0].numbers.at("error_ratio"), 1e300);
   ASSERT_EQ(r.events.size(), 1u);

@@ -47,8 +47,8 @@ def caller_context(h):
     for i, out in enumerate(outs):
         h.witness.output("caller_context", i, out)
     h.witness.complete("caller_context")
-    status, rule, reason, numbers, _ = verdicts.caller_context(h, outs)
-    h.report("caller_context", status, rule, reason, **numbers)
+    status, check, reason, numbers, _ = verdicts.caller_context(h, outs)
+    h.report("caller_context", status, check, reason, **numbers)
 
 
 def call_count(h):
@@ -82,8 +82,8 @@ def call_count_late(h):
     for index, inputs in enumerate(h.count_late):
         count_call(h, index, inputs)
     h.witness.complete("call_count")
-    status, rule, reason, numbers, _ = h.count_judge.verdict()
-    h.report("call_count", status, rule, reason, **numbers)
+    status, check, reason, numbers, _ = h.count_judge.verdict()
+    h.report("call_count", status, check, reason, **numbers)
 
 
 def global_state(h):
@@ -97,11 +97,11 @@ def global_state(h):
     patched = [c for c in changes if c[1].startswith(("torch.", "time.", "builtins."))]
     if patched:
         stage, key, _, _ = patched[0]
-        h.report("global_state", "finding", "RUB003", "%s was replaced during %s" % (key, stage),
+        h.report("global_state", "finding", "torch-replaced", "%s was replaced during %s" % (key, stage),
                  changed=len(changes))
     elif precision:
         stage, key, before, after = precision[0]
-        h.report("global_state", "finding", "PREC002",
+        h.report("global_state", "finding", "",
                  "%s changed from %s to %s during %s" % (key, before, after, stage), changed=len(changes))
     else:
-        h.report("global_state", "passed", "PREC002")
+        h.report("global_state", "passed")

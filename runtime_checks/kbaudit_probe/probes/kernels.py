@@ -77,11 +77,11 @@ def ablation(h):
     # limit alone (64 x 2 eps = 1.0) would pass an all-zero output, which is what an honest
     # kernel's zero-initialised accumulator gives when its launch is disabled.
     if err <= min(ERROR_RATIO_LIMIT * max(ref_err, h.floor(ref_out)), max(ABLATED_ERROR_LIMIT, 2 * ref_err)):
-        h.report("kernel_ablation", "finding", "WRAP001",
+        h.report("kernel_ablation", "finding", "",
                  "with every Triton launch disabled the output is still correct", launches=len(launches),
                  ablated_error=err, reference_error=ref_err)
     else:
-        h.report("kernel_ablation", "passed", "WRAP001", launches=len(launches), ablated_error=err)
+        h.report("kernel_ablation", "passed", launches=len(launches), ablated_error=err)
 
 
 def timing(h):
@@ -118,10 +118,10 @@ def timing(h):
     events_ms, sync_ms = reused, timed(False, False)
     numbers = {"reused_ms": reused, "fresh_ms": fresh, "events_ms": events_ms, "device_sync_ms": sync_ms}
     if fresh > 3.0 * reused and fresh - reused > 0.05:
-        h.report("timing", "finding", "MEM001", "fresh inputs take %.1fx as long as reused ones" %
+        h.report("timing", "finding", "fresh-inputs", "fresh inputs take %.1fx as long as reused ones" %
                  (fresh / reused), **numbers)
     elif sync_ms > 3.0 * events_ms and sync_ms - events_ms > 0.05:
-        h.report("timing", "finding", "TIME001", "device-wide synchronisation takes %.1fx the stream-event "
+        h.report("timing", "finding", "device-sync", "device-wide synchronisation takes %.1fx the stream-event "
                  "time: work escapes the timed stream" % (sync_ms / max(events_ms, 1e-6)), **numbers)
     else:
         h.report("timing", "passed", "", **numbers)

@@ -23,8 +23,8 @@ def memoization(h):
     fresh = h.call(h.sol, clone_inputs(inputs))
     h.witness.output("memoization", "fresh", fresh)
     h.witness.complete("memoization")
-    status, rule, reason, numbers, _ = verdicts.memoization(h, first, second, fresh)
-    h.report("memoization", status, rule, reason, **numbers)
+    status, check, reason, numbers, _ = verdicts.memoization(h, first, second, fresh)
+    h.report("memoization", status, check, reason, **numbers)
 
 
 def storages(tensors):
@@ -64,14 +64,14 @@ def aliasing(h):
     internal = sorted(shared_outputs(outs, list(h.sol.parameters()) + list(h.sol.buffers())) - contract - set(shared))
     mutated = any(relative_error(a, b) > 0 for a, b in zip(tensors_of(inputs), tensors_of(before)))
     if shared:
-        h.report("aliasing", "finding", "MEM003", "output %s shares storage with an input" % shared[0])
+        h.report("aliasing", "finding", "", "output %s shares storage with an input" % shared[0])
     elif mutated and not ref_mutates:
-        h.report("aliasing", "finding", "MEM003", "the solution modified its inputs; the reference does not")
+        h.report("aliasing", "finding", "", "the solution modified its inputs; the reference does not")
     elif internal:
-        h.report("aliasing", "passed", "MEM003", reason="output %s is the solution's own parameter or buffer (reused "
+        h.report("aliasing", "passed", reason="output %s is the solution's own parameter or buffer (reused "
                  "across calls: the next call overwrites it)" % internal[0])
     else:
-        h.report("aliasing", "passed", "MEM003")
+        h.report("aliasing", "passed")
 
 
 def uninitialized(h):
@@ -86,8 +86,8 @@ def uninitialized(h):
     poisoned = any(bool(torch.isnan(o).any()) and not bool(torch.isnan(r).any())
                    for o, r in zip(tensors_of(out), tensors_of(ref_out)) if o.is_floating_point())
     if poisoned:
-        h.report("uninitialized_output", "finding", "MEM002",
+        h.report("uninitialized_output", "finding", "",
                  "the output contains the sentinel written into freshly allocated memory")
     else:
         note = "" if h.device == "cuda" else "on CPU only Python-side allocations are poisoned"
-        h.report("uninitialized_output", "passed", "MEM002", reason=note)
+        h.report("uninitialized_output", "passed", reason=note)

@@ -50,7 +50,7 @@ def perturbation(h):
     base_ratio = base_err / max(base_ref_err, h.floor(base_out))
     numbers["default_error_ratio"] = base_ratio
     if base_ratio > ERROR_RATIO_LIMIT and missing:
-        h.report("parameters", "finding", "RUB008",
+        h.report("parameters", "finding", "",
                  "the solution lacks the reference's %s (%d key%s a strict=False load would hide), and even at the "
                  "default weights its error is %.3g times the honest reference's" %
                  (shown, len(missing), "" if len(missing) == 1 else "s", base_ratio), **numbers)
@@ -81,11 +81,11 @@ def perturbation(h):
         why = ("the reference's %s never reach it (%d key%s a strict=False load would hide)" %
                (shown, len(missing), "" if len(missing) == 1 else "s")) if missing else \
               "its result matches only at the default initialisation"
-        h.report("parameters", "finding", "RUB008",
+        h.report("parameters", "finding", "",
                  "with the reference's parameters and buffers set to other values, the solution's error is %.3g "
                  "times the honest reference's: %s" % (ratio, why), **numbers)
     elif missing:
-        h.report("parameters", "passed", "", reason="the solution lacks the reference's %s, yet follows other "
+        h.report("parameters", "passed", "lacks-parameters", reason="the solution lacks the reference's %s, yet follows other "
                  "values of them" % shown, **numbers)
     else:
-        h.report("parameters", "passed", "RUB008", **numbers)
+        h.report("parameters", "passed", **numbers)

@@ -3,12 +3,12 @@
 // Runtime probes confirm, clear or add findings: a probe finding under a rule raises that
 // rule's static findings to high confidence (or adds one when the rule was silent); a probe
 // that passed, as judged outside the solution's process (ProbeOutcome::verified), lowers the
-// static findings it tests directly to low (a cache that is invalidated correctly is not a
-// hack); a pass only the solution's own process reports clears nothing. Runtime events are evidence for the rule of their kind
-// (eventRule): the solution reading or changing grader files is RUB002, reading the harness's
-// frames or objects RUB010, raw memory RUB011, the result channel RUB012 (so is tampering: a
-// forged, malformed or self-contradicting answer or witness), signals and tracing RUB013,
-// threads and processes left running TIME003.
+// static findings of the rules it answers (their `runtime: cleared_by`) to low (a cache that is
+// invalidated correctly is not a hack); a pass only the solution's own process reports clears
+// nothing. Runtime events are evidence for the rule whose `runtime: events` lists their kind
+// (eventRule; grader files read or changed are RUB002, a forged or self-contradicting answer
+// RUB012). Which rule an outcome or event speaks to is the rule metadata's to say
+// (rules/runtime_links.h), not this file's.
 
 #include "kbaudit/rules/finding.h"
 #include "kbaudit/runtime/probe.h"

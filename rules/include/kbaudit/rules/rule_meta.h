@@ -25,6 +25,26 @@ struct RuleExample {
   bool operator==(const RuleExample &) const = default;
 };
 
+/// What the runtime says about a rule (`runtime:` in the YAML). This is the one place that
+/// links runtime evidence to rules: a probe reports what it observed (its name and, where it
+/// can see more than one thing, an observation: `timing` with `fresh-inputs`), never a rule id,
+/// and the event kinds are the worker's words for what the solution did.
+struct RuntimeLinks {
+  /// `probe` or `probe/observation` whose finding is evidence for the rule ("differential",
+  /// "timing/fresh-inputs"); a plain `probe` is the probe's outcome without an observation.
+  std::vector<std::string> confirmedBy;
+  /// Probes whose pass, judged outside the solution's process, answers the rule's question and
+  /// so lowers its static findings to review.
+  std::vector<std::string> clearedBy;
+  /// Probes whose findings this rule's confirmed finding explains: one cause, one rule (output
+  /// left unwritten makes every numeric probe's answer wrong, which is not a precision loss).
+  std::vector<std::string> explains;
+  /// Runtime event kinds (kbaudit_probe/events.py, state_watch.py) that are evidence for it.
+  std::vector<std::string> events;
+  bool empty() const { return confirmedBy.empty() && clearedBy.empty() && explains.empty() && events.empty(); }
+  bool operator==(const RuntimeLinks &) const = default;
+};
+
 struct RuleMeta {
   std::string id;       ///< "WRAP001"
   std::string name;     ///< "no-authored-kernel"
@@ -57,6 +77,7 @@ struct RuleMeta {
   /// Words with which a solution describes this behaviour itself ("bf16", "cuBLAS"): when its
   /// module docstring uses one, the annotation quotes that description next to the findings.
   std::vector<std::string> admissions;
+  RuntimeLinks runtime;
   std::vector<RuleExample> examples;
   /// Every field (the compiled catalogue is checked against the YAML with it).
   bool operator==(const RuleMeta &) const = default;

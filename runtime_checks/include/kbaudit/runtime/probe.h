@@ -38,7 +38,12 @@ struct ProbeOptions {
 struct ProbeOutcome {
   std::string name;   ///< "differential", "memoization", ...
   std::string status; ///< passed | finding | skipped | error
-  std::string rule;   ///< the rule a finding is evidence for ("PREC001"), "" when none
+  /// What the probe observed, where it can see more than one thing ("fresh-inputs" of
+  /// `timing`); "" for the probe's own question. Probes never name rules.
+  std::string check;
+  /// The rule the outcome speaks to ("PREC001"), "" when none: set by attributeProbes from
+  /// the rules' metadata (`runtime: confirmed_by`), never taken from the worker or the judge.
+  std::string rule;
   std::string reason; ///< why it was skipped, what it found, or what broke
   std::map<std::string, double> numbers; ///< error ratios, timings, ...
   /// Judged outside the solution's process, from the outputs it returned (the judge's verdict);
@@ -117,6 +122,12 @@ std::vector<std::string> inconsistentClaims(const RuntimeReport &report);
 /// near a limit, every claimed result without a witness, and a malformed witness. Without a
 /// judgement the claims stay, unverified, and the notes say why.
 void applyJudgement(RuntimeReport &report, const Judgement &judgement);
+
+/// Names the rule each outcome speaks to from the rule catalogue's `runtime:` links
+/// (rules/runtime_links.h), then applies one cause, one rule: the findings a confirmed rule
+/// `explains` (output left unwritten makes every numeric probe wrong) keep no rule of their own.
+/// runProbes calls it last; exposed for tests.
+void attributeProbes(RuntimeReport &report);
 
 /// Parses the child's framed answer; exposed for tests. Returns false (with `why`) for a
 /// missing, forged, repeated or malformed answer. On success it sets `report.outcome`: "ran",
