@@ -293,11 +293,13 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
   const std::string mainPath = (kSourceDir + (unit.cuda ? "/unit.cu" : "/unit.cpp")).str();
   llvm::IntrusiveRefCntPtr<StubFileSystem> fs(
       new StubFileSystem(KBAUDIT_CLANG_RESOURCE_DIR, options.includeDirs));
-  fs->addFile(mainPath, unit.text);
+  // Served in place, not copied (a precompiled prelude is megabytes): both outlive the parse.
+  fs->addFileView(mainPath, unit.text);
   std::vector<std::string> prelude = forceIncludes(unit);
+  std::shared_ptr<const std::string> pch;
   if (options.precompilePrelude) {
-    if (const auto pch = precompiledPrelude(unit, options); !pch->empty()) {
-      fs->addFile(kPchPath, *pch);
+    if (pch = precompiledPrelude(unit, options); !pch->empty()) {
+      fs->addFileView(kPchPath, *pch);
       fs->addFile(kPchSource, preludeSource(unit)); // the PCH names it as its origin
       // The stubs are the same in-memory files the PCH was built from; skip re-validating.
       prelude = {"-include-pch", kPchPath.str(), "-Xclang", "-fno-validate-pch"};

@@ -45,13 +45,17 @@ StubFileSystem::StubFileSystem(std::string resourceDir, std::vector<std::string>
   // The stub directory must exist before Clang builds its search path, or it is dropped.
   if (auto prelude = stubs::lookup(stubs::kCudaPrelude)) {
     const std::string path = (kStubDir + "/" + stubs::kCudaPrelude).str();
-    addFile(path, *prelude);
+    addFileView(path, *prelude);
     stubs_.insert(path);
   }
 }
 
 void StubFileSystem::addFile(StringRef path, StringRef text) {
   memory_->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+}
+
+void StubFileSystem::addFileView(StringRef path, StringRef text) {
+  memory_->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(text, path, /*RequiresNullTerminator=*/true));
 }
 
 bool StubFileSystem::onDiskInclude(StringRef rel) const {
@@ -95,7 +99,7 @@ StubFileSystem::Route StubFileSystem::route(const llvm::Twine &p) {
   if (isUnder(s, kStubDir)) {
     const StringRef rel = s.drop_front(kStubDir.size() + 1);
     if (auto text = stubs::lookup(rel)) {
-      addFile(s, *text);
+      addFileView(s, *text);
       stubs_.insert(s.str());
       return Route::Memory;
     }

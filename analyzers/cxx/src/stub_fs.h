@@ -28,7 +28,12 @@ public:
   /// `realDirs`: caller-given include dirs, served from disk.
   StubFileSystem(std::string resourceDir, std::vector<std::string> realDirs);
 
+  /// Serves a copy of `text` at `path`.
   void addFile(llvm::StringRef path, llvm::StringRef text);
+  /// Serves `text` itself, without a copy: it must be null-terminated (Clang's lexer stops
+  /// there) and outlive this file system and every parse that reads it (the embedded stubs,
+  /// a unit's text, the precompiled prelude).
+  void addFileView(llvm::StringRef path, llvm::StringRef text);
   IncludeResolution resolutionOf(llvm::StringRef path) const;
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
