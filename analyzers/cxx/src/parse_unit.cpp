@@ -358,8 +358,8 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
   std::shared_ptr<const std::string> pch;
   if (options.precompilePrelude) {
     if (pch = precompiledPrelude(unit, options); !pch->empty()) {
-      fs->addFileView(kPchPath, *pch);
       fs->addFile(kPchSource, preludeSource(unit)); // the PCH names it as its origin
+      fs->addBlob(kPchPath, *pch);
       // The stubs are the same in-memory files the PCH was built from; skip re-validating.
       prelude = {"-include-pch", kPchPath.str(), "-Xclang", "-fno-validate-pch"};
     }
