@@ -121,6 +121,40 @@ __global__ void cute_kernel(float* p) {
   EXPECT_FALSE(inc[2].angled);
 }
 
+TEST(CxxCalls, ACallThroughATemplateParameterIsFoundInTheInstantiationsOnly) {
+  const CxxFacts f = analyzeSources({cuda(R"cu(#include <torch/extension.h>
+#include "cutlass/gemm/device/gemm.h"
+using Gemm = cutlass::gemm::device::Gemm<cutlass::half_t, cutlass::layout::RowMajor,
+                                         cutlass::half_t, cutlass::layout::ColumnMajor,
+                                         float, cutlass::layout::RowMajor, float>;
+template <class G> cutlass::Status launch(G &g, const typename G::Arguments &args) {
+  return g(args);
+}
+template <class G> cutlass::Status unused(G &g, const typename G::Arguments &args) {
+  return g(args);
+}
+torch::Tensor run(torch::Tensor a, int M, int N, int K) {
+  Gemm gemm_op;
+  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
+  launch(gemm_op, args);
+  launch(gemm_op, args);
+  return a;
+}
+)cu")});
+  ASSERT_EQ(errorCount(f), 0u) << errors(f);
+  // `g(args)` resolves only in launch<Gemm> (once, however often it is instantiated); the
+  // template never instantiated calls nothing kbaudit can name.
+  std::vector<const CxxCall *> runs;
+  for (const CxxCall &c : f.calls)
+    if (c.callee == "cutlass::gemm::device::Gemm::operator()")
+      runs.push_back(&c);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]->category, CallCategory::Cutlass);
+  EXPECT_EQ(runs[0]->function, "launch");
+  EXPECT_EQ(runs[0]->lines, (LineRange{7, 7}));
+  EXPECT_EQ(runs[0]->spelled, "g(args)");
+}
+
 TEST(CxxCalls, StreamsEventsGraphsAndPersistingL2) {
   const CxxFacts f = analyzeSources({cuda(R"cu(#include <torch/extension.h>
 #include <c10/cuda/CUDAStream.h>

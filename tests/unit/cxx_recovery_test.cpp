@@ -16,6 +16,36 @@ using namespace kbaudit::cxx::test;
 
 namespace {
 
+TEST(CxxRecovery, UnitsWithTheSameCommandLineReportAlike) {
+  // The driver's work is kept per command line and process; a command line it warned about is
+  // made again for every unit, so each unit's report still counts the warning.
+  const std::string text = R"cu(#include <torch/extension.h>
+__global__ void k(float* x) { x[0] = undeclared_helper(x[0]); }
+)cu";
+  FrontendOptions warned;
+  warned.preludeCacheDir = "";
+  warned.extraArgs = {"-Wl,--kbaudit-unused-by-a-syntax-check"};
+  const CxxFacts a = analyzeSources({cuda(text)}, warned);
+  const CxxFacts b = analyzeSources({cuda(text)}, warned);
+  ASSERT_FALSE(a.parses.empty());
+  ASSERT_EQ(a.parses.size(), b.parses.size());
+  EXPECT_GE(a.parses[0].warnings, 1u) << "the driver's unused-argument warning";
+  EXPECT_EQ(a.parses[0].warnings, b.parses[0].warnings);
+  EXPECT_EQ(errors(a), errors(b));
+
+  FrontendOptions quiet;
+  quiet.preludeCacheDir = "";
+  const CxxFacts c = analyzeSources({cuda(text)}, quiet);
+  const CxxFacts d = analyzeSources({cuda(text)}, quiet);
+  ASSERT_EQ(c.parses.size(), d.parses.size());
+  EXPECT_EQ(c.parses[0].warnings, 0u);
+  EXPECT_EQ(d.parses[0].warnings, 0u);
+  EXPECT_EQ(errorCount(c), 1u) << errors(c);
+  EXPECT_EQ(errors(c), errors(d));
+  EXPECT_EQ(c.functions.size(), d.functions.size());
+  EXPECT_EQ(c.calls.size(), d.calls.size());
+}
+
 TEST(CxxRecovery, MissingHeadersAndUnknownNamesDoNotLoseTheRest) {
   // Each embedded line i+1 sits on solution.py line 50 + 2*i (a non-identity map).
   const CxxFacts f = analyzeSources({source(R"cu(#include <torch/extension.h>

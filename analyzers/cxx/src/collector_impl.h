@@ -138,6 +138,8 @@ private:
   std::optional<unsigned> mainOffset(SourceLocation loc) const;
   bool fromStubMacro(SourceLocation loc) const;
   bool inMainFile(SourceLocation loc) const;
+  /// Whether `s` lies inside an instantiated function or class template (any parent path).
+  bool inTemplateInstantiation(const Stmt &s);
   /// A function the solution wrote: declared in the main file, not implicit (copy
   /// assignment of a struct), not a builtin.
   bool isUserFunction(const FunctionDecl &fd) const {

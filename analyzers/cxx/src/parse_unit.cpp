@@ -151,6 +151,65 @@ private:
   CollectInput input_;
 };
 
+/// Runs CollectAction on an invocation, as ToolInvocation's own factory does, and keeps a copy
+/// of the invocation the driver made for the command line (see invocationFor) when the driver
+/// reported nothing, so that a later unit with the same command line can skip the driver.
+class CollectActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  CollectActionFactory(const StubFileSystem &fs, CxxFacts &facts, std::vector<LineRange> &skippedLines,
+                       const ParseReport &report, std::string key)
+      : fs_(fs), facts_(facts), skippedLines_(skippedLines), report_(report), key_(std::move(key)) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<CollectAction>(fs_, facts_, skippedLines_);
+  }
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer *diagnostics) override;
+
+private:
+  const StubFileSystem &fs_;
+  CxxFacts &facts_;
+  std::vector<LineRange> &skippedLines_;
+  const ParseReport &report_;
+  std::string key_; ///< the command line; empty once the invocation is kept (or not to keep)
+};
+
+/// The compiler invocations Clang's driver made of the command lines seen so far. Every unit
+/// of a kind has the same command line (its text is an in-memory file at a fixed path), and
+/// the driver plus parsing its -cc1 arguments cost about 1.8 M instructions a unit.
+std::mutex invocationsMutex;
+std::map<std::string, std::shared_ptr<const clang::CompilerInvocation>> invocations;
+
+std::string invocationKey(const std::vector<std::string> &args) {
+  std::string key;
+  for (const std::string &a : args)
+    (key += a) += '\0';
+  return key;
+}
+
+/// A copy of the invocation kept for `key` (Clang changes the one it runs), or null.
+std::shared_ptr<clang::CompilerInvocation> invocationFor(const std::string &key) {
+  std::lock_guard<std::mutex> lock(invocationsMutex);
+  const auto it = invocations.find(key);
+  return it == invocations.end() ? nullptr : std::make_shared<clang::CompilerInvocation>(*it->second);
+}
+
+bool CollectActionFactory::runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation,
+                                         clang::FileManager *files,
+                                         std::shared_ptr<clang::PCHContainerOperations> pch,
+                                         clang::DiagnosticConsumer *diagnostics) {
+  // Only what the driver made without a word: a warning or error it reported went into this
+  // unit's report, and a unit that skipped the driver would miss it.
+  if (!key_.empty() && report_.errors == 0 && report_.warnings == 0) {
+    auto kept = std::make_shared<const clang::CompilerInvocation>(*invocation);
+    std::lock_guard<std::mutex> lock(invocationsMutex);
+    invocations.emplace(std::move(key_), std::move(kept));
+  }
+  return FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diagnostics);
+}
+
 constexpr llvm::StringRef kPchPath = "/kbaudit/pch/prelude.pch";
 constexpr llvm::StringRef kPchSource = "/kbaudit/pch/prelude.cu";
 
@@ -293,12 +352,14 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
   const std::string mainPath = (kSourceDir + (unit.cuda ? "/unit.cu" : "/unit.cpp")).str();
   llvm::IntrusiveRefCntPtr<StubFileSystem> fs(
       new StubFileSystem(KBAUDIT_CLANG_RESOURCE_DIR, options.includeDirs));
-  fs->addFile(mainPath, unit.text);
+  // Served in place, not copied (a precompiled prelude is megabytes): both outlive the parse.
+  fs->addFileView(mainPath, unit.text);
   std::vector<std::string> prelude = forceIncludes(unit);
+  std::shared_ptr<const std::string> pch;
   if (options.precompilePrelude) {
-    if (const auto pch = precompiledPrelude(unit, options); !pch->empty()) {
-      fs->addFile(kPchPath, *pch);
+    if (pch = precompiledPrelude(unit, options); !pch->empty()) {
       fs->addFile(kPchSource, preludeSource(unit)); // the PCH names it as its origin
+      fs->addBlob(kPchPath, *pch);
       // The stubs are the same in-memory files the PCH was built from; skip re-validating.
       prelude = {"-include-pch", kPchPath.str(), "-Xclang", "-fno-validate-pch"};
     }
@@ -306,19 +367,28 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fs));
   DiagnosticCollector diagnostics(report, result.errorLines);
-  clang::tooling::ToolInvocation invocation(commandLine(unit, options, mainPath, prelude),
-                                            std::make_unique<CollectAction>(*fs, result.facts, result.skippedLines),
-                                            files.get());
+  const std::vector<std::string> args = commandLine(unit, options, mainPath, prelude);
+  std::string key = invocationKey(args);
+  std::shared_ptr<clang::CompilerInvocation> kept = invocationFor(key);
+  CollectActionFactory factory(*fs, result.facts, result.skippedLines, report, kept ? std::string() : key);
+  clang::tooling::ToolInvocation invocation(args, &factory, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&diagnostics);
+  // The driver's part of ToolInvocation::run() done already: what is left of it.
+  const auto run = [&] {
+    return kept ? factory.runInvocation(std::move(kept), files.get(),
+                                        std::make_shared<clang::PCHContainerOperations>(), &diagnostics)
+                : invocation.run();
+  };
 
   bool ran = false;
   if (options.recoverCrashes) {
     static std::once_flag enabled;
     std::call_once(enabled, [] { llvm::CrashRecoveryContext::Enable(); });
     llvm::CrashRecoveryContext crc;
-    report.crashed = !crc.RunSafely([&] { ran = invocation.run(); });
+    report.crashed = !crc.RunSafely([&] { ran = run(); });
   } else {
-    ran = invocation.run();
+    ran = run();
   }
   // run() is false whenever the source has errors; "parsed" means the AST was mined
   // (collectFacts sets it) and Clang did not crash on the way.

@@ -4,6 +4,7 @@
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Chrono.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 
@@ -45,13 +46,53 @@ StubFileSystem::StubFileSystem(std::string resourceDir, std::vector<std::string>
   // The stub directory must exist before Clang builds its search path, or it is dropped.
   if (auto prelude = stubs::lookup(stubs::kCudaPrelude)) {
     const std::string path = (kStubDir + "/" + stubs::kCudaPrelude).str();
-    addFile(path, *prelude);
+    addFileView(path, *prelude);
     stubs_.insert(path);
   }
 }
 
 void StubFileSystem::addFile(StringRef path, StringRef text) {
   memory_->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+}
+
+void StubFileSystem::addFileView(StringRef path, StringRef text) {
+  memory_->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(text, path, /*RequiresNullTerminator=*/true));
+}
+
+namespace {
+
+/// A blob's file: its buffer refers to the text, not a copy.
+class BlobFile : public llvm::vfs::File {
+public:
+  BlobFile(llvm::vfs::Status status, StringRef text) : status_(std::move(status)), text_(text) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &name, int64_t, bool nullTerminated,
+                                                               bool) override {
+    return llvm::MemoryBuffer::getMemBuffer(text_, name.str(), nullTerminated);
+  }
+  std::error_code close() override { return {}; }
+
+private:
+  llvm::vfs::Status status_;
+  StringRef text_;
+};
+
+} // namespace
+
+void StubFileSystem::addBlob(StringRef path, StringRef text) {
+  const unsigned number = static_cast<unsigned>(blobs_.size()) + 1;
+  blobs_[normalize(path).str()] = {text, number};
+}
+
+llvm::ErrorOr<llvm::vfs::Status> StubFileSystem::blobStatus(StringRef path) const {
+  const auto it = blobs_.find(path);
+  if (it == blobs_.end())
+    return std::make_error_code(std::errc::no_such_file_or_directory);
+  // Device "kb" (no in-memory file's: theirs is a hash of the parent's ID), modified at 0 and
+  // readable by all, as InMemoryFileSystem makes its files.
+  return llvm::vfs::Status(it->first(), llvm::sys::fs::UniqueID(0x6b62, it->second.second),
+                           llvm::sys::toTimePoint(0), 0, 0, it->second.first.size(),
+                           llvm::sys::fs::file_type::regular_file, llvm::sys::fs::all_all);
 }
 
 bool StubFileSystem::onDiskInclude(StringRef rel) const {
@@ -95,7 +136,7 @@ StubFileSystem::Route StubFileSystem::route(const llvm::Twine &p) {
   if (isUnder(s, kStubDir)) {
     const StringRef rel = s.drop_front(kStubDir.size() + 1);
     if (auto text = stubs::lookup(rel)) {
-      addFile(s, *text);
+      addFileView(s, *text);
       stubs_.insert(s.str());
       return Route::Memory;
     }
@@ -119,6 +160,9 @@ StubFileSystem::Route StubFileSystem::route(const llvm::Twine &p) {
 }
 
 llvm::ErrorOr<llvm::vfs::Status> StubFileSystem::status(const llvm::Twine &path) {
+  if (!blobs_.empty())
+    if (auto blob = blobStatus(normalize(path)))
+      return blob;
   switch (route(path)) {
   case Route::Memory:
     return memory_->status(normalize(path));
@@ -132,6 +176,11 @@ llvm::ErrorOr<llvm::vfs::Status> StubFileSystem::status(const llvm::Twine &path)
 
 llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
 StubFileSystem::openFileForRead(const llvm::Twine &path) {
+  if (!blobs_.empty()) {
+    const llvm::SmallString<256> normalized = normalize(path);
+    if (auto blob = blobStatus(normalized))
+      return std::make_unique<BlobFile>(std::move(*blob), blobs_.find(normalized)->second.first);
+  }
   switch (route(path)) {
   case Route::Memory:
     return memory_->openFileForRead(normalize(path));

@@ -8,6 +8,7 @@
 #include "kbaudit/cxx/facts.h"
 
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -28,7 +29,16 @@ public:
   /// `realDirs`: caller-given include dirs, served from disk.
   StubFileSystem(std::string resourceDir, std::vector<std::string> realDirs);
 
+  /// Serves a copy of `text` at `path`.
   void addFile(llvm::StringRef path, llvm::StringRef text);
+  /// Serves `text` itself, without a copy: it must be null-terminated (Clang's lexer stops
+  /// there) and outlive this file system and every parse that reads it (the embedded stubs,
+  /// a unit's text, the precompiled prelude).
+  void addFileView(llvm::StringRef path, llvm::StringRef text);
+  /// Serves `text` itself at `path` outside the in-memory file system, which hashes a file's
+  /// whole contents into its unique ID (the precompiled prelude is megabytes, per unit). Same
+  /// contract as addFileView; another file must already be in the directory.
+  void addBlob(llvm::StringRef path, llvm::StringRef text);
   IncludeResolution resolutionOf(llvm::StringRef path) const;
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
@@ -43,7 +53,10 @@ private:
   Route route(const llvm::Twine &path);
   bool onDiskInclude(llvm::StringRef rel) const;
 
+  llvm::ErrorOr<llvm::vfs::Status> blobStatus(llvm::StringRef normalizedPath) const;
+
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory_;
+  llvm::StringMap<std::pair<llvm::StringRef, unsigned>> blobs_; ///< text and unique file number
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk_;
   std::string resourceInclude_;
   std::vector<std::string> realDirs_;
