@@ -4,6 +4,8 @@
 #include "all_checks.h"
 #include "forward_entry.h"
 
+#include "kbaudit/semantic/extension_sources.h"
+
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -91,22 +93,6 @@ const char *libraryName(cxx::CallCategory c) {
   }
 }
 
-bool sourceInModule(const embed::EmbedFacts &embedded, int source, int module) {
-  if (source < 0 || static_cast<std::size_t>(source) >= embedded.sources.size())
-    return false;
-  return embedded.sources[static_cast<std::size_t>(source)].module == module;
-}
-
-/// solution.py lines of a C++ fact: sidecar sources map to another file, so the Python call
-/// into the extension stands in for them.
-LineRange solutionLines(const embed::EmbedFacts &embedded, int source, LineRange lines, LineRange fallback) {
-  if (source < 0 || static_cast<std::size_t>(source) >= embedded.sources.size())
-    return fallback;
-  if (embedded.sources[static_cast<std::size_t>(source)].file != "solution.py" || !lines.valid())
-    return fallback;
-  return lines;
-}
-
 /// Authored kernels forward must reach before a library GEMM reads as one stage of a
 /// pipeline: a fig leaf is a cast or an epilogue, one or two kernels.
 constexpr std::size_t kPipelineKernels = 3;
@@ -127,7 +113,7 @@ public:
       if (call.module < 0 || !reachable.count(call.function) || !done.insert({call.module, call.exported}).second)
         continue;
       for (const cxx::ExportedFunction &e : f.cxx.exports)
-        if (e.name == call.exported && sourceInModule(f.embedded, e.source, call.module))
+        if (e.name == call.exported && semantic::extensionModule(f.embedded, e.source) == call.module)
           checkExport(f, e, call, policy, sink);
     }
   }
@@ -195,7 +181,8 @@ private:
     else if (pipeline >= kPipelineKernels)
       evidence = "forward reaches " + std::to_string(pipeline) +
                  " authored kernels; the library call may be one stage of an authored pipeline";
-    sink.report(solutionLines(f.embedded, first->source, first->lines, call.lines),
+    // A sidecar source numbers another file: the Python call into the extension stands in.
+    sink.report(semantic::linesInSolution(f.embedded, first->source, first->lines).value_or(call.lines),
                 {{"export", e.name},
                  {"op", problems::opClassName(cls)},
                  {"library", libraryName(first->category)},

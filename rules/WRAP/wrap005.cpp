@@ -6,6 +6,7 @@
 #include "semantic_names.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/extension_sources.h"
 #include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/reference_use.h"
 #include "kbaudit/semantic/tensor_values.h"
@@ -228,15 +229,7 @@ private:
     }
   }
 
-  // Where a C++ fact is: its own lines in solution.py, or the load call for a sidecar source.
-  LineRange cxxLines(int source, LineRange lines) const {
-    if (source >= 0 && static_cast<std::size_t>(source) < f_.embedded.sources.size()) {
-      const embed::EmbeddedSource &s = f_.embedded.sources[source];
-      if (s.file != "solution.py" || !lines.valid())
-        return s.origin_lines;
-    }
-    return lines;
-  }
+  LineRange cxxLines(int source, LineRange lines) const { return semantic::solutionSite(f_.embedded, source, lines); }
 
   // `x.topk(k)`: the op as a tensor method, when the receiver plausibly is a tensor.
   void methodHits(const std::string &method, std::vector<Hit> &out) const {

@@ -5,6 +5,7 @@
 #include "all_checks.h"
 #include "wrap006_libraries.h"
 
+#include "kbaudit/semantic/extension_sources.h"
 #include "kbaudit/semantic/license_header.h"
 
 #include <algorithm>
@@ -61,13 +62,7 @@ std::vector<Definition> definitions(const Facts &f) {
   for (const cxx::CxxFunction &fn : f.cxx.functions) {
     if (!fn.definition || fn.lambda)
       continue;
-    LineRange lines = fn.lines;
-    if (fn.source >= 0 && static_cast<std::size_t>(fn.source) < f.embedded.sources.size()) {
-      const embed::EmbeddedSource &s = f.embedded.sources[fn.source];
-      if (s.file != "solution.py" || !lines.valid())
-        lines = s.origin_lines;
-    }
-    out.push_back({fn.name, lines});
+    out.push_back({fn.name, semantic::solutionSite(f.embedded, fn.source, fn.lines)});
   }
   std::sort(out.begin(), out.end(),
             [](const Definition &a, const Definition &b) { return a.lines.begin < b.lines.begin; });
