@@ -7,19 +7,20 @@
 #include "semantic_names.h"
 
 #include "kbaudit/compiled/ptx_reader.h"
+#include "kbaudit/semantic/autocast.h"
 #include "kbaudit/semantic/compiled_evidence.h"
 #include "kbaudit/semantic/cxx_dtype.h"
 #include "kbaudit/semantic/expr_structure.h"
 #include "kbaudit/semantic/fact_quote.h"
+#include "kbaudit/semantic/input_data.h"
+#include "kbaudit/semantic/split_precision.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,116 +41,9 @@ bool isFloating(std::string_view dtype) {
 
 using compiled::ptxDtype;
 
-using semantic::cxxdtype::atenDtype;
 using semantic::cxxdtype::isHalfArithmetic;
 using semantic::cxxdtype::libraryConstantDtype;
 using semantic::cxxdtype::numericDtype;
-
-// ---------------------------------------------------------------------------------------
-// Python casts
-
-/// The dtype a Python cast call converts to (`x.half()`, `x.to(torch.bfloat16)`,
-/// `x.to(device, dtype=...)`, `x.type(torch.HalfTensor)`), "" when not a cast or unknown.
-std::string pythonCastTarget(const py::PythonFacts &facts, const py::Call &c) {
-  if (c.receiver.empty() || !c.launchedKernel.empty())
-    return {};
-  if (c.method == "half")
-    return "fp16";
-  if (c.method == "bfloat16")
-    return "bf16";
-  if (c.method != "to" && c.method != "type")
-    return {};
-  const auto dtypeOf = [&](const py::Expr &e) -> std::string {
-    if (e.kind != py::ExprKind::Attribute && e.kind != py::ExprKind::Name)
-      return {};
-    std::optional<std::string> text = staticText(facts, e);
-    if (!text)
-      return {};
-    std::string t = *text;
-    if (t.ends_with("Tensor")) // torch.cuda.HalfTensor
-      t.resize(t.size() - 6);
-    return problems::canonicalDtype(t);
-  };
-  if (const py::Argument *kw = c.keywordArg("dtype"))
-    return dtypeOf(kw->value);
-  for (const py::Argument &a : c.args)
-    if (a.keyword.empty())
-      if (std::string d = dtypeOf(a.value); !d.empty())
-        return d;
-  return {};
-}
-
-using pytext::isIdentChar;
-
-/// The root name of a receiver that is the same data as a name (`x`, `self.weight`,
-/// `x.contiguous()`, `w.t()`, `self.lin.weight.data`); "" for computed values such as
-/// `(idx < n)` or `torch.arange(n)`.
-std::string dataRoot(std::string_view r) {
-  static constexpr std::array<std::string_view, 12> kViews = {
-      "contiguous", "t", "detach", "clone", "view", "reshape", "flatten", "transpose", "permute", "cuda", "float", "squeeze"};
-  size_t i = 0;
-  while (i < r.size() && isIdentChar(r[i]))
-    ++i;
-  if (i == 0)
-    return {};
-  const std::string root(r.substr(0, i));
-  while (i < r.size()) {
-    if (r[i] != '.')
-      return {};
-    const size_t start = ++i;
-    while (i < r.size() && isIdentChar(r[i]))
-      ++i;
-    const std::string_view name = r.substr(start, i - start);
-    if (name.empty())
-      return {};
-    if (i < r.size() && r[i] == '(') {
-      bool view = false;
-      for (std::string_view v : kViews)
-        view = view || name == v;
-      if (!view)
-        return {};
-      int depth = 0;
-      for (; i < r.size(); ++i) {
-        depth += r[i] == '(' ? 1 : r[i] == ')' ? -1 : 0;
-        if (depth == 0)
-          break;
-      }
-      if (i == r.size())
-        return {};
-      ++i;
-    }
-  }
-  return root;
-}
-
-std::vector<std::string> identifiers(std::string_view text) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < text.size();) {
-    if (!isIdentChar(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
-      ++i;
-      continue;
-    }
-    const size_t start = i;
-    while (i < text.size() && isIdentChar(text[i]))
-      ++i;
-    out.emplace_back(text.substr(start, i - start));
-  }
-  return out;
-}
-
-bool isParam(const py::Function &fn, const std::string &name) {
-  for (std::string p : fn.params) {
-    if (const size_t cut = p.find_first_of(":="); cut != std::string::npos)
-      p.resize(cut);
-    while (!p.empty() && (p.front() == '*' || p.front() == ' '))
-      p.erase(p.begin());
-    while (!p.empty() && p.back() == ' ')
-      p.pop_back();
-    if (p == name)
-      return true;
-  }
-  return false;
-}
 
 // ---------------------------------------------------------------------------------------
 
@@ -171,7 +65,9 @@ public:
     autocast();
     tritonDots();
     tritonQuantizePasses();
-    splitSources();
+    // Device code that computes a rounding residual (`lo = f2h(x - h2f(hi))`): split-precision
+    // emulation, where several narrow MMAs rebuild the wide product.
+    splitSources_ = semantic::splitPrecisionSources(facts_.cxx);
     ptxMma();
     deviceTypes();
     libraryTypes();
@@ -263,7 +159,7 @@ private:
         if (u.dtype == dtype)
           return true;
     for (const py::Call &c : ref.facts.calls)
-      if (pythonCastTarget(ref.facts, c) == dtype)
+      if (floatcast::conversionTarget(ref.facts, c) == dtype)
         return true;
     return false;
   }
@@ -283,12 +179,10 @@ private:
       const Reach reach = pythonReach(c.function);
       if (reach == Reach::Unreached)
         continue;
-      const std::string dtype = pythonCastTarget(py, c);
+      const std::string dtype = floatcast::conversionTarget(py, c);
       if (!isFloating(dtype) || !below(dtype) || referenceUses(dtype))
         continue;
-      const py::Function *fn = py.findFunction(c.function);
-      const std::string root = dataRoot(c.receiver);
-      if (!fn || root.empty() || (root != "self" && !isParam(*fn, root)))
+      if (!py.findFunction(c.function) || !semantic::isInputOrWeight(py, c.function, semantic::receiverDataRoot(c.receiver)))
         continue; // masks, indices and results computed locally
       report(c.lines, "`" + c.callee + "` on an input or weight in " + c.function, dtype, reach);
     }
@@ -303,86 +197,16 @@ private:
     }
   }
 
-  static bool isAutocast(std::string_view resolved) {
-    return resolved == "torch.autocast" || resolved == "torch.amp.autocast" ||
-           resolved == "torch.cuda.amp.autocast" || resolved == "torch.cpu.amp.autocast" ||
-           resolved == "torch.amp.autocast_mode.autocast";
-  }
-
   // torch.autocast around forward's work: every autocast-eligible op runs in fp16/bf16.
   void autocast() {
-    const py::PythonFacts &py = facts_.python;
-    std::vector<std::pair<LineRange, std::string>> decorated; // decorator lines -> function
-    for (const py::Function &fn : py.functions)
-      for (const py::Decorator &d : fn.decorators)
-        decorated.emplace_back(d.lines, fn.qualname);
-    for (const py::Call &c : py.calls) {
-      if (!isAutocast(c.resolved))
+    for (const semantic::AutocastSite &a : semantic::autocastSites(facts_.python)) {
+      const Reach reach = pythonReach(a.owner);
+      const std::string dtype = a.dtype.empty() ? "fp16" : a.dtype;
+      if (reach == Reach::Unreached || !below(dtype) || referenceUses(dtype))
         continue;
-      std::string owner = c.function;
-      for (const auto &[lines, fn] : decorated)
-        if (lines.overlaps(c.lines))
-          owner = fn;
-      const Reach reach = pythonReach(owner);
-      if (reach == Reach::Unreached)
-        continue;
-      if (const py::Argument *en = c.keywordArg("enabled"); en && staticTruth(py, en->value) == false)
-        continue;
-      std::string dtype = autocastDtype(c);
-      std::string evidence;
-      if (dtype.empty()) {
-        dtype = "fp16";
-        evidence = "autocast dtype not statically known";
-      }
-      if (!below(dtype) || referenceUses(dtype))
-        continue;
-      report(c.lines, "`" + c.callee + "` around " + owner, dtype, evidence.empty() ? reach : Reach::Unknown,
-             evidence);
+      report(a.call->lines, "`" + a.call->callee + "` around " + a.owner, dtype, a.dtype.empty() ? Reach::Unknown : reach,
+             a.dtype.empty() ? "autocast dtype not statically known" : "");
     }
-  }
-
-  std::string autocastDtype(const py::Call &c) const {
-    const py::PythonFacts &py = facts_.python;
-    const py::Argument *dt = c.keywordArg("dtype");
-    if (!dt && c.resolved == "torch.autocast")
-      dt = c.positionalArg(1);
-    if (!dt && c.resolved == "torch.amp.autocast")
-      dt = c.positionalArg(1);
-    if (dt) {
-      const std::optional<std::string> t = staticText(py, dt->value);
-      return t ? problems::canonicalDtype(*t) : std::string();
-    }
-    // Defaults: fp16 on CUDA, bf16 on CPU.
-    if (c.resolved == "torch.cpu.amp.autocast")
-      return "bf16";
-    const py::Argument *dev = c.keywordArg("device_type");
-    if (!dev && (c.resolved == "torch.autocast" || c.resolved == "torch.amp.autocast"))
-      dev = c.positionalArg(0);
-    const std::optional<std::string> d = dev ? staticText(py, dev->value) : std::nullopt;
-    return d && *d == "cpu" ? "bf16" : "fp16";
-  }
-
-  // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
-  // back in: several low-precision products emulating the contract's precision.
-  bool tritonSplit(unsigned kernel) const {
-    const py::PythonFacts &py = facts_.python;
-    const std::string &qual = facts_.triton.kernels[kernel].qualname;
-    std::set<std::string> widened; // names bound to a cast back to fp32
-    for (const triton::Cast &c : facts_.triton.casts)
-      if (c.kernel == kernel && !below(c.target.dtype))
-        for (const py::Assignment &a : py.assignments)
-          if (a.function == qual && a.kind == py::Assignment::TargetKind::Name && a.lines.overlaps(c.lines))
-            widened.insert(a.target);
-    for (const triton::Cast &c : facts_.triton.casts) {
-      if (c.kernel != kernel || !below(c.target.dtype) || c.source.find('-') == std::string::npos)
-        continue;
-      if (c.source.find(".to(") != std::string::npos || c.source.find("cast(") != std::string::npos)
-        return true;
-      for (const std::string &name : identifiers(c.source))
-        if (widened.count(name))
-          return true;
-    }
-    return false;
   }
 
   void tritonDots() {
@@ -398,7 +222,9 @@ private:
         }
         continue;
       }
-      if (tritonSplit(d.kernel))
+      // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
+      // back in: several low-precision products emulating the contract's precision.
+      if (semantic::tritonSplitPrecision(facts_, d.kernel, [&](std::string_view t) { return below(std::string(t)); }))
         continue;
       for (const triton::DotOperand &op : d.operands)
         if (below(op.dtype))
@@ -451,37 +277,11 @@ private:
         continue;
       if (reach_.knownEntry() && !reach_.pythonReached(l.function))
         continue;
-      const py::Function *fn = py.findFunction(l.function);
-      for (const py::Argument &a : l.args) {
-        const std::string root = semantic::sameDataRoot(a.value);
-        if (!root.empty() && (root == "self" || (fn && isParam(*fn, root))))
+      for (const py::Argument &a : l.args)
+        if (semantic::isInputOrWeight(py, l.function, semantic::sameDataRoot(a.value)))
           return true;
-      }
     }
     return false;
-  }
-
-  // Sources whose device code computes a rounding residual (`lo = f2h(x - h2f(hi))`):
-  // split-precision emulation, where several narrow MMAs rebuild the wide product.
-  void splitSources() {
-    std::set<std::tuple<int, unsigned, int>> narrowing, widening; // source, line, family
-    const auto family = [](cxx::NumericType t) {
-      return t == cxx::NumericType::Half2 ? static_cast<int>(cxx::NumericType::Half)
-             : t == cxx::NumericType::BFloat162 ? static_cast<int>(cxx::NumericType::BFloat16)
-                                                  : static_cast<int>(t);
-    };
-    for (const cxx::NumericUse &u : facts_.cxx.numericTypes) {
-      if (!u.inDevice || u.kind != cxx::NumericUseKind::Conversion)
-        continue;
-      auto key = std::make_tuple(u.source, u.lines.begin, family(u.type));
-      if (u.direction == cxx::ConversionDirection::Narrowing)
-        narrowing.insert(key);
-      else if (u.direction == cxx::ConversionDirection::Widening)
-        widening.insert(key);
-    }
-    for (const auto &key : narrowing)
-      if (widening.count(key))
-        splitSources_.insert(std::get<0>(key));
   }
 
   bool split(int source) const { return splitSources_.count(source) > 0; }
@@ -555,17 +355,7 @@ private:
   // `a.to(torch::kHalf)` / `a.half()` in the extension's host code.
   void hostCasts() {
     for (const cxx::CxxCall &c : facts_.cxx.calls) {
-      if (c.inDevice)
-        continue;
-      std::string dtype;
-      if (c.callee == "at::Tensor::half")
-        dtype = "fp16";
-      else if (c.callee == "at::Tensor::bfloat16")
-        dtype = "bf16";
-      else if (c.callee == "at::Tensor::to" || c.callee == "at::_to_copy" || c.callee == "at::Tensor::type")
-        for (const std::string &arg : c.arguments)
-          if (dtype.empty())
-            dtype = atenDtype(arg);
+      const std::string dtype = semantic::cxxdtype::hostCastDtype(c); // "" in device code
       if (dtype.empty() || !below(dtype) || referenceUses(dtype))
         continue;
       report(c.lines, "`" + c.spelled + "` in extension host code " + c.function, dtype,

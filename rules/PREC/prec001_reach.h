@@ -5,6 +5,7 @@
 // and narrowing in a kernel whose launch path kbaudit cannot see is only worth a review.
 
 #include "kbaudit/facts.h"
+#include "kbaudit/semantic/extension_sources.h"
 
 #include <set>
 #include <string>
@@ -69,12 +70,7 @@ private:
       if (!python_.count(call.function))
         continue;
       for (const cxx::ExportedFunction &ex : facts_.cxx.exports) {
-        if (ex.name != call.exported)
-          continue;
-        const int module = ex.source >= 0 && static_cast<size_t>(ex.source) < em.sources.size()
-                               ? em.sources[static_cast<size_t>(ex.source)].module
-                               : -1;
-        if (call.module >= 0 && module >= 0 && module != call.module)
+        if (!semantic::exportServes(em, ex, call))
           continue;
         cxxPathKnown_ = true;
         frontier.insert(frontier.end(), ex.reached.begin(), ex.reached.end());

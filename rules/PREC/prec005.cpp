@@ -12,11 +12,9 @@
 #include "semantic_names.h"
 #include "forward_entry.h"
 
-#include "kbaudit/semantic/expr_query.h"
-#include "kbaudit/semantic/magnitude_decision.h"
+#include "kbaudit/semantic/magnitude_gate.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,22 +26,8 @@ namespace {
 
 using namespace pytext;
 
-std::string_view receiverOf(std::string_view dotted) {
-  const auto dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? std::string_view{} : dotted.substr(0, dot);
-}
-
-using semantic::carriesDecision;
-using semantic::readsBack;
-using semantic::statisticStrength;
+using semantic::MagnitudeOrigin;
 using semantic::Strength;
-
-/// Where a magnitude decision enters the program, for the message and the quoted lines.
-struct Origin {
-  Strength strength = Strength::None;
-  std::string what; ///< "x.abs().max()", "max |x| from Triton kernel _detect (line 18)"
-  LineRange lines;  ///< the line that computes or reads back the statistic
-};
 
 /// A floating dtype the code converts to, with where.
 struct DtypeUse {
@@ -99,17 +83,14 @@ private:
   class Scan {
   public:
     Scan(const Facts &f, const problems::ProblemContext *problem)
-        : f_(f), py_(f.python), problem_(problem),
-          reachable_(reachableFromForward(f)) {}
+        : f_(f), py_(f.python), problem_(problem), reachable_(reachableFromForward(f)), gates_(f, reachable_) {}
 
     void run(FindingSink &sink) {
-      collectDetectorBuffers();
-      collectTaint();
       std::set<unsigned> reportedOrigins;
       for (const py::Branch &b : py_.branches) {
         if (!reachable_.count(b.function) || !isSelection(b.kind))
           continue;
-        const std::optional<Origin> gate = gateOf(b);
+        const std::optional<MagnitudeOrigin> gate = gates_.gateOf(b);
         if (!gate)
           continue;
         const Work work = workIn(b.function, b.body);
@@ -126,148 +107,7 @@ private:
     const py::PythonFacts &py_;
     const problems::ProblemContext *problem_;
     std::set<std::string> reachable_;
-    /// Buffers a magnitude-detector kernel writes, keyed by scope ("Class.attr" or "fn:name").
-    std::map<std::string, Origin> detectorBuffers_;
-    /// Names holding a magnitude-derived decision, keyed the same way.
-    std::map<std::string, Origin> tainted_;
-
-    /// The scope key a name read in `function` refers to: self attributes live on the
-    /// class, other names in the function (module names are looked up as a fallback).
-    static std::string keyOf(std::string_view function, std::string_view name) {
-      if (startsWith(name, "self."))
-        return classOf(function) + "#" + std::string(name);
-      return std::string(function) + ":" + std::string(name);
-    }
-
-    const Origin *lookup(const std::map<std::string, Origin> &m, std::string_view function,
-                         std::string_view name) const {
-      if (auto it = m.find(keyOf(function, name)); it != m.end())
-        return &it->second;
-      if (auto it = m.find(keyOf("", name)); it != m.end())
-        return &it->second;
-      return nullptr;
-    }
-
-    /// Triton kernels that reduce |x| (or NaN/Inf tests) to a flag or a maximum: the
-    /// buffers passed to their launches hold a magnitude statistic once read back.
-    void collectDetectorBuffers() {
-      std::set<unsigned> detectors;
-      for (unsigned k = 0; k < f_.triton.kernels.size(); ++k) {
-        bool absLike = false, maxLike = false;
-        for (const triton::Op &op : f_.triton.ops) {
-          if (op.kernel != k)
-            continue;
-          if (op.name == "abs" || op.name == "fabs" || op.name == "isnan" || op.name == "isinf" ||
-              op.name == "isfinited" || op.name == "isinfd" || op.name == "isnand")
-            absLike = true;
-          if (op.kind == triton::OpKind::Reduction && (op.name == "max" || op.name == "min" || op.name == "reduce"))
-            maxLike = true;
-          if (op.kind == triton::OpKind::Atomic && (op.name == "atomic_max" || op.name == "atomic_or"))
-            maxLike = true;
-        }
-        // A kernel that also multiplies matrices is a GEMM with a fused epilogue, not a probe.
-        if (absLike && maxLike && !f_.triton.kernels[k].work.matmul)
-          detectors.insert(k);
-      }
-      for (const triton::Launch &l : f_.triton.launches) {
-        if (!l.kernel || !detectors.count(*l.kernel) || !reachable_.count(l.function))
-          continue;
-        const triton::Kernel &k = f_.triton.kernels[*l.kernel];
-        Origin o{Strength::Strong,
-                 "max |x| reduced by Triton kernel " + k.name + " (" + lineText(l.lines) + ")", l.lines};
-        for (const py::Argument &a : l.args)
-          if (a.keyword.empty() && (a.value.kind == py::ExprKind::Name || a.value.kind == py::ExprKind::Attribute))
-            detectorBuffers_.emplace(keyOf(l.function, a.value.resolved), o);
-      }
-    }
-
-    /// The strongest statistic among calls on `lines` of `function`, if any.
-    std::optional<Origin> statisticOn(std::string_view function, LineRange lines) const {
-      std::optional<Origin> best;
-      for (const py::Call &c : py_.calls) {
-        if (c.function != function || !lines.contains(c.lines.begin))
-          continue;
-        Origin o;
-        o.lines = lines;
-        if (Strength s = statisticStrength(c.resolved); s != Strength::None) {
-          o.strength = s;
-          o.what = c.callee + "()";
-        } else if (readsBack(c.resolved)) {
-          const Origin *d = lookup(detectorBuffers_, function, receiverOf(c.callee));
-          if (!d)
-            continue;
-          o.strength = d->strength;
-          o.what = d->what + ", read back with ." + std::string(c.method) + "()";
-        } else {
-          continue;
-        }
-        if (!best || static_cast<int>(o.strength) > static_cast<int>(best->strength))
-          best = o;
-      }
-      return best;
-    }
-
-    /// Names assigned a magnitude decision, followed through plain re-assignments and
-    /// boolean combinations (a few rounds suffice for real code).
-    void collectTaint() {
-      for (int round = 0; round < 4; ++round) {
-        bool grew = false;
-        for (const py::Assignment &a : py_.assignments) {
-          if (!reachable_.count(a.function) && !a.function.empty())
-            continue;
-          if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
-            continue;
-          if (!carriesDecision(a.value))
-            continue;
-          const std::string key = keyOf(a.function, a.target);
-          if (tainted_.count(key))
-            continue;
-          std::optional<Origin> o = statisticOn(a.function, a.lines);
-          if (!o)
-            o = taintedRead(a.function, a.value);
-          if (!o)
-            continue;
-          o->lines = a.lines; // quote the decision itself
-          tainted_.emplace(key, *o);
-          grew = true;
-        }
-        if (!grew)
-          break;
-      }
-    }
-
-    /// A tainted name the value reads.
-    std::optional<Origin> taintedRead(std::string_view function, const py::Expr &value) const {
-      for (const auto &[key, origin] : tainted_) {
-        const std::string name = key.substr(key.find_first_of(":#") + 1);
-        const std::string owner = key.substr(0, key.find_first_of(":#"));
-        const bool visible = key.find('#') != std::string::npos ? owner == classOf(function)
-                                                                : (owner == function || owner.empty());
-        if (visible && semantic::reads(value, name))
-          return origin;
-      }
-      return std::nullopt;
-    }
-
-    /// The magnitude statistic a branch condition tests, directly or through a name.
-    std::optional<Origin> gateOf(const py::Branch &b) const {
-      std::optional<Origin> best;
-      const auto consider = [&](Origin o) {
-        if (!best || static_cast<int>(o.strength) > static_cast<int>(best->strength))
-          best = std::move(o);
-      };
-      for (const std::string &c : b.calls) {
-        if (Strength s = statisticStrength(c); s != Strength::None)
-          consider(Origin{s, c + "()", b.lines});
-        else if (readsBack(c))
-          if (const Origin *d = lookup(detectorBuffers_, b.function, receiverOf(c)))
-            consider(Origin{d->strength, d->what + ", read back in the condition", b.lines});
-      }
-      for (const std::string &n : b.names)
-        if (const Origin *t = lookup(tainted_, b.function, n))
-          consider(*t);
-      return best;
-    }
+    semantic::MagnitudeGates gates_;
 
     /// Casts, kernel launches and library work on `lines` of `function`, following calls
     /// into the file's own helper functions one level deep.
@@ -396,7 +236,7 @@ private:
              ") where the other path runs the authored kernels";
     }
 
-    bool report(const py::Branch &b, const Origin &gate, const Work &work, FindingSink &sink) const {
+    bool report(const py::Branch &b, const MagnitudeOrigin &gate, const Work &work, FindingSink &sink) const {
       const std::vector<const DtypeUse *> precision = precisionChanges(work, b);
       const std::string fallback = torchFallback(b);
       const bool algorithm = work.heavyLibrary || work.kernels.size() >= 2 || !fallback.empty();

@@ -3,9 +3,11 @@
 
 #include "all_checks.h"
 #include "forward_entry.h"
+#include "op_class.h"
 
-#include <initializer_list>
-#include <map>
+#include "kbaudit/semantic/extension_sources.h"
+#include "kbaudit/semantic/library_compute.h"
+
 #include <optional>
 #include <set>
 #include <string>
@@ -15,97 +17,6 @@ namespace kbaudit::rules {
 namespace {
 
 using problems::OpClass;
-
-std::string_view afterLastScope(std::string_view name) {
-  const auto colon = name.rfind("::");
-  return colon == std::string_view::npos ? name : name.substr(colon + 2);
-}
-
-/// ATen ops (functions and Tensor methods alike, by their last segment) that run the
-/// heavy compute in cuBLAS/cuDNN/flash kernels shipped with PyTorch.
-std::optional<OpClass> atenHeavyClass(std::string_view callee) {
-  static const std::map<std::string_view, OpClass> ops = {
-      {"matmul", OpClass::Matmul},      {"mm", OpClass::Matmul},          {"bmm", OpClass::Matmul},
-      {"addmm", OpClass::Matmul},       {"addmm_", OpClass::Matmul},      {"baddbmm", OpClass::Matmul},
-      {"addbmm", OpClass::Matmul},      {"linear", OpClass::Matmul},      {"einsum", OpClass::Matmul},
-      {"tensordot", OpClass::Matmul},   {"mv", OpClass::Matmul},          {"addmv", OpClass::Matmul},
-      {"bilinear", OpClass::Matmul},    {"_scaled_mm", OpClass::Matmul},  {"_int_mm", OpClass::Matmul},
-      {"_weight_int4pack_mm", OpClass::Matmul}, {"_weight_int8pack_mm", OpClass::Matmul},
-      {"mm_out", OpClass::Matmul},      {"matmul_out", OpClass::Matmul},  {"bmm_out", OpClass::Matmul},
-      {"addmm_out", OpClass::Matmul},
-      {"conv1d", OpClass::Conv},        {"conv2d", OpClass::Conv},        {"conv3d", OpClass::Conv},
-      {"conv_transpose1d", OpClass::Conv}, {"conv_transpose2d", OpClass::Conv},
-      {"conv_transpose3d", OpClass::Conv}, {"convolution", OpClass::Conv}, {"_convolution", OpClass::Conv},
-      {"cudnn_convolution", OpClass::Conv},
-      {"scaled_dot_product_attention", OpClass::Attention},
-      {"_scaled_dot_product_flash_attention", OpClass::Attention},
-      {"_scaled_dot_product_efficient_attention", OpClass::Attention},
-      {"_scaled_dot_product_cudnn_attention", OpClass::Attention},
-      {"_flash_attention_forward", OpClass::Attention},
-  };
-  const auto it = ops.find(afterLastScope(callee));
-  return it == ops.end() ? std::nullopt : std::optional<OpClass>(it->second);
-}
-
-bool containsAny(std::string_view s, std::initializer_list<std::string_view> parts) {
-  for (std::string_view p : parts)
-    if (s.find(p) != std::string_view::npos)
-      return true;
-  return false;
-}
-
-/// The call of a library category that performs the compute (not handle, descriptor or
-/// heuristic setup around it).
-std::optional<OpClass> heavyClass(const cxx::CxxCall &c) {
-  const std::string_view name = afterLastScope(c.callee);
-  switch (c.category) {
-  case cxx::CallCategory::Aten:
-    return atenHeavyClass(c.callee);
-  case cxx::CallCategory::Cublas:
-    // cublasSgemm, cublasGemmEx, cublasGemmStridedBatchedEx, cublasHgemmBatched, cublasSgemv...
-    if (containsAny(name, {"gemm", "Gemm", "gemv", "Gemv", "Matmul"}))
-      return OpClass::Matmul;
-    return std::nullopt;
-  case cxx::CallCategory::CublasLt:
-    if (name == "cublasLtMatmul")
-      return OpClass::Matmul;
-    return std::nullopt;
-  case cxx::CallCategory::Cudnn:
-    if (name == "cudnnConvolutionForward" || name == "cudnnConvolutionBiasActivationForward")
-      return OpClass::Conv;
-    // The graph API runs whatever the plan says: attention, conv or matmul.
-    if (name == "cudnnBackendExecute")
-      return OpClass::Matmul;
-    return std::nullopt;
-  default:
-    return std::nullopt; // CUTLASS/CuTe/CUB run templates the solution instantiates.
-  }
-}
-
-const char *libraryName(cxx::CallCategory c) {
-  switch (c) {
-  case cxx::CallCategory::Cublas: return "cuBLAS";
-  case cxx::CallCategory::CublasLt: return "cuBLASLt";
-  case cxx::CallCategory::Cudnn: return "cuDNN";
-  default: return "ATen";
-  }
-}
-
-bool sourceInModule(const embed::EmbedFacts &embedded, int source, int module) {
-  if (source < 0 || static_cast<std::size_t>(source) >= embedded.sources.size())
-    return false;
-  return embedded.sources[static_cast<std::size_t>(source)].module == module;
-}
-
-/// solution.py lines of a C++ fact: sidecar sources map to another file, so the Python call
-/// into the extension stands in for them.
-LineRange solutionLines(const embed::EmbedFacts &embedded, int source, LineRange lines, LineRange fallback) {
-  if (source < 0 || static_cast<std::size_t>(source) >= embedded.sources.size())
-    return fallback;
-  if (embedded.sources[static_cast<std::size_t>(source)].file != "solution.py" || !lines.valid())
-    return fallback;
-  return lines;
-}
 
 /// Authored kernels forward must reach before a library GEMM reads as one stage of a
 /// pipeline: a fig leaf is a cast or an epilogue, one or two kernels.
@@ -127,7 +38,7 @@ public:
       if (call.module < 0 || !reachable.count(call.function) || !done.insert({call.module, call.exported}).second)
         continue;
       for (const cxx::ExportedFunction &e : f.cxx.exports)
-        if (e.name == call.exported && sourceInModule(f.embedded, e.source, call.module))
+        if (e.name == call.exported && semantic::extensionModule(f.embedded, e.source) == call.module)
           checkExport(f, e, call, policy, sink);
     }
   }
@@ -148,12 +59,12 @@ private:
       const cxx::CxxCall &c = f.cxx.calls[static_cast<std::size_t>(i)];
       if (c.inDevice)
         continue;
-      const std::optional<OpClass> k = heavyClass(c);
-      if (!k || policy.allows(*k))
+      const std::optional<kernels::HeavyOpKind> work = semantic::libraryCompute(c);
+      if (!work || policy.allows(opClassOf(*work)))
         continue;
       if (!first || (c.lines.valid() && c.lines.begin < first->lines.begin)) {
         first = &c;
-        cls = *k;
+        cls = opClassOf(*work);
       }
     }
     if (!first)
@@ -195,10 +106,11 @@ private:
     else if (pipeline >= kPipelineKernels)
       evidence = "forward reaches " + std::to_string(pipeline) +
                  " authored kernels; the library call may be one stage of an authored pipeline";
-    sink.report(solutionLines(f.embedded, first->source, first->lines, call.lines),
+    // A sidecar source numbers another file: the Python call into the extension stands in.
+    sink.report(semantic::linesInSolution(f.embedded, first->source, first->lines).value_or(call.lines),
                 {{"export", e.name},
                  {"op", problems::opClassName(cls)},
-                 {"library", libraryName(first->category)},
+                 {"library", semantic::libraryName(first->category)},
                  {"call", first->spelled.empty() ? first->callee : first->spelled},
                  {"alongside", alongside}},
                 evidence, evidence.empty() ? std::nullopt : std::optional<Confidence>(Confidence::Low));

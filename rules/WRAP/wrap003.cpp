@@ -5,6 +5,8 @@
 #include "all_checks.h"
 #include "op_class.h"
 
+#include "kbaudit/semantic/extension_sources.h"
+
 #include <optional>
 #include <set>
 #include <string>
@@ -32,42 +34,6 @@ bool performs(HeavyOpKind op, OpClass cls) {
 bool isHeavyClass(OpClass c) {
   return c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention || c == OpClass::Scan ||
          c == OpClass::Sort;
-}
-
-/// A library that does compute (not ATen: a cast or an allocation is ATen too).
-bool isComputeLibrary(cxx::CallCategory c) {
-  return cxx::isLibraryCompute(c) && c != cxx::CallCategory::Aten;
-}
-
-/// The extension holding a reached CUDA kernel also runs CUTLASS, CuTe, cuBLAS(Lt), cuDNN
-/// or CUB (a call, or a CUTLASS/CuTe operator type it instantiates) anywhere in its sources:
-/// the heavy work may run there (WRAP002 judges library calls), so the torch operator
-/// forward reaches may be a fallback or a self-check rather than the whole answer. Export
-/// names are not required to match: solutions build `functions=` lists and look exports up
-/// dynamically.
-bool extensionRunsLibrary(const Facts &f, const std::vector<const kernels::Kernel *> &reached) {
-  const auto moduleOf = [&](int source) {
-    return source >= 0 && static_cast<std::size_t>(source) < f.embedded.sources.size()
-               ? f.embedded.sources[static_cast<std::size_t>(source)].module
-               : -1;
-  };
-  const auto sameExtension = [&](int source, const kernels::Kernel &k) {
-    if (source == k.source)
-      return true;
-    const int m = moduleOf(k.source);
-    return m >= 0 && moduleOf(source) == m;
-  };
-  for (const kernels::Kernel *k : reached) {
-    if (k->kind != kernels::KernelKind::CudaGlobal)
-      continue;
-    for (const cxx::CxxCall &c : f.cxx.calls)
-      if (isComputeLibrary(c.category) && sameExtension(c.source, *k))
-        return true;
-    for (const cxx::ApiReference &r : f.cxx.references)
-      if (isComputeLibrary(r.category) && sameExtension(r.source, *k))
-        return true;
-  }
-  return false;
 }
 
 class Wrap003 final : public Check {
@@ -102,8 +68,9 @@ public:
     }
 
     // CUDA kernels are classified from their bodies; an extension that also runs a GEMM
-    // library is WRAP002's case, not a fig leaf next to torch.
-    if (extensionRunsLibrary(ctx.facts, reached))
+    // library (the torch op may be a fallback or a self-check) is WRAP002's case, not a fig
+    // leaf next to torch.
+    if (semantic::extensionRunsComputeLibrary(ctx.facts, reached))
       return;
 
     const kernels::LibraryOp *evidence = nullptr;

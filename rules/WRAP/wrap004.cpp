@@ -4,6 +4,7 @@
 #include "all_checks.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/function_reach.h"
 #include "kbaudit/semantic/python_tokens.h"
 
 #include <algorithm>
@@ -18,76 +19,8 @@ namespace {
 namespace pytokens = semantic::pytokens;
 using pytokens::Tokens;
 
-// ---------------------------------------------------------------------------------------
-// Reachability over the Python facts: `helper(...)`, `self.method(...)`, nested defs.
-
-std::vector<const py::Function *> reachableFrom(const py::PythonFacts &facts, const py::Function &entry) {
-  std::vector<const py::Function *> out{&entry};
-  std::set<std::string> seen{entry.qualname};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const py::Function &fn = *out[i];
-    for (const py::Call &c : facts.calls) {
-      if (c.function != fn.qualname)
-        continue;
-      if (c.callee.find('.') == std::string::npos) {
-        for (const std::string &q : {fn.qualname + "." + c.callee, c.callee})
-          if (const py::Function *g = facts.findFunction(q)) {
-            if (seen.insert(g->qualname).second)
-              out.push_back(g);
-            break;
-          }
-        continue;
-      }
-      if (c.callee.rfind("self.", 0) == 0 && c.callee.find('.', 5) == std::string::npos && !fn.className.empty()) {
-        if (const py::Function *g = facts.findFunction(fn.className + "." + c.method))
-          if (seen.insert(g->qualname).second)
-            out.push_back(g);
-        continue;
-      }
-      // `blk.step(x)`, `self.attn.step(x)`: the object's class is unknown, so every method
-      // of that name in the file may run (a class-hierarchy approximation). Names resolved
-      // through an import (`torch.zeros`) are library calls.
-      if (c.callee != c.resolved)
-        continue;
-      for (const py::Function &g : facts.functions)
-        if (!g.className.empty() && g.name == c.method && seen.insert(g.qualname).second)
-          out.push_back(&g);
-    }
-  }
-  return out;
-}
-
-constexpr std::size_t kShingle = 4;
-
-std::set<std::string> shingles(const Tokens &t) {
-  std::set<std::string> out;
-  if (t.size() < kShingle) {
-    std::string all;
-    for (const std::string &x : t)
-      all += x + '\x1f';
-    if (!all.empty())
-      out.insert(all);
-    return out;
-  }
-  for (std::size_t i = 0; i + kShingle <= t.size(); ++i) {
-    std::string s;
-    for (std::size_t k = 0; k < kShingle; ++k)
-      s += t[i + k] + '\x1f';
-    out.insert(std::move(s));
-  }
-  return out;
-}
-
-/// Share of `a`'s token 4-grams that `b` also contains.
-double containment(const Tokens &a, const Tokens &b) {
-  std::set<std::string> x = shingles(a), y = shingles(b);
-  if (x.empty())
-    return 0;
-  std::size_t common = 0;
-  for (const std::string &g : x)
-    common += y.count(g);
-  return static_cast<double>(common) / static_cast<double>(x.size());
-}
+using pytokens::containment;
+using semantic::functionsReachedFrom;
 
 std::string normalizedDoc(std::string_view s) {
   std::string out;
@@ -146,13 +79,13 @@ public:
     if (!entry || !refEntry)
       return;
 
-    const std::vector<const py::Function *> solFns = reachableFrom(f.python, *entry);
+    const std::vector<const py::Function *> solFns = functionsReachedFrom(f.python, *entry);
     if (reachesKernel(f, solFns))
       return;
     if (rewritesReferenceApi(ctx, *refEntry))
       return; // the timed work lives in harness-facing functions the solution rewrote
 
-    const Tokens refTokens = pytokens::functionTokens(ref.source, ref.facts, reachableFrom(ref.facts, *refEntry));
+    const Tokens refTokens = pytokens::functionTokens(ref.source, ref.facts, functionsReachedFrom(ref.facts, *refEntry));
     const Tokens solTokens = pytokens::functionTokens(f, solFns);
     const double copied = refTokens.size() >= kMinReferenceTokens ? containment(refTokens, solTokens) : 0.0;
     // A kept docstring alone says little once the file has kernels of its own.
@@ -190,21 +123,7 @@ public:
 
 private:
   static bool reachesKernel(const Facts &f, const std::vector<const py::Function *> &fns) {
-    return f.kernels.anyReached() || launchesFrom(f, fns);
-  }
-
-  // One of `fns` launches a Triton kernel or calls into a compiled extension.
-  static bool launchesFrom(const Facts &f, const std::vector<const py::Function *> &fns) {
-    std::set<std::string> names;
-    for (const py::Function *fn : fns)
-      names.insert(fn->qualname);
-    for (const triton::Launch &l : f.triton.launches)
-      if (names.count(l.function))
-        return true;
-    for (const embed::ExtensionCall &c : f.embedded.calls)
-      if (names.count(c.function))
-        return true;
-    return false;
+    return f.kernels.anyReached() || semantic::launchesAuthoredCode(f, fns);
   }
 
   // Public module-level functions of the reference (other than the input factories and the
@@ -214,7 +133,7 @@ private:
   static bool rewritesReferenceApi(const CheckContext &ctx, const py::Function &refEntry) {
     const problems::ReferenceSummary &ref = ctx.problem->reference;
     std::set<std::string> helpers;
-    for (const py::Function *fn : reachableFrom(ref.facts, refEntry))
+    for (const py::Function *fn : functionsReachedFrom(ref.facts, refEntry))
       helpers.insert(fn->qualname);
     for (const py::Function &api : ref.facts.functions) {
       if (!api.className.empty() || api.qualname.find('.') != std::string::npos || api.name.front() == '_' ||
@@ -227,7 +146,7 @@ private:
       Tokens b = pytokens::functionTokens(ctx.facts, {mine});
       if (a.size() >= kMinReferenceTokens && containment(a, b) < 0.5)
         return true;
-      if (launchesFrom(ctx.facts, reachableFrom(ctx.facts.python, *mine)))
+      if (semantic::launchesAuthoredCode(ctx.facts, functionsReachedFrom(ctx.facts.python, *mine)))
         return true;
     }
     return false;

@@ -5,7 +5,9 @@
 #include "wrap005_prohibitions.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/dynamic_access.h"
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/extension_sources.h"
 #include "kbaudit/semantic/fact_quote.h"
 #include "kbaudit/semantic/reference_use.h"
 #include "kbaudit/semantic/tensor_values.h"
@@ -81,7 +83,6 @@ private:
   bool throughImport(std::string_view written) const {
     return boundNames_.count(std::string(written.substr(0, written.find_first_of(".[("))));
   }
-  bool throughImport(const py::Expr &e) const { return boundNames_.count(std::string(semantic::rootName(e))) > 0; }
   // A decorator names the library's own when its resolved name is an import's target or below.
   bool throughImport(const py::Decorator &d) const {
     return std::any_of(importTargets_.begin(), importTargets_.end(),
@@ -103,33 +104,8 @@ private:
 
   static bool moduleMatches(std::string_view target, std::string_view module) { return isUnder(target, module); }
 
-  // importlib.import_module("x") / __import__("x"): the module as a string.
-  std::optional<std::string> dynamicImport(const py::Call &c) const {
-    if (c.resolved != "importlib.import_module" && c.resolved != "__import__")
-      return std::nullopt;
-    const py::Argument *a = c.positionalArg(0);
-    if (!a)
-      return std::nullopt;
-    const py::Expr &v = bindingOf(f_.python, a->value);
-    if (!v.string || !v.string->complete)
-      return std::nullopt;
-    return v.string->value;
-  }
-
-  // getattr(torch, "topk"): the dotted name it fetches, when both parts are static.
-  std::optional<std::string> getattrName(const py::Call &c) const {
-    if (c.resolved != "getattr")
-      return std::nullopt;
-    const py::Argument *obj = c.positionalArg(0);
-    const py::Argument *attr = c.positionalArg(1);
-    if (!obj || !attr || !attr->value.string || !attr->value.string->complete)
-      return std::nullopt;
-    if (obj->value.kind != py::ExprKind::Name && obj->value.kind != py::ExprKind::Attribute)
-      return std::nullopt;
-    if (!throughImport(obj->value))
-      return std::nullopt;
-    return obj->value.resolved + "." + attr->value.string->value;
-  }
+  std::optional<std::string> dynamicImport(const py::Call &c) const { return semantic::dynamicImportTarget(f_.python, c); }
+  std::optional<std::string> getattrName(const py::Call &c) const { return semantic::getattrTarget(f_.python, c); }
 
   void moduleHits(const std::string &module, std::vector<Hit> &out) const {
     for (const py::Import &i : f_.python.imports)
@@ -228,15 +204,7 @@ private:
     }
   }
 
-  // Where a C++ fact is: its own lines in solution.py, or the load call for a sidecar source.
-  LineRange cxxLines(int source, LineRange lines) const {
-    if (source >= 0 && static_cast<std::size_t>(source) < f_.embedded.sources.size()) {
-      const embed::EmbeddedSource &s = f_.embedded.sources[source];
-      if (s.file != "solution.py" || !lines.valid())
-        return s.origin_lines;
-    }
-    return lines;
-  }
+  LineRange cxxLines(int source, LineRange lines) const { return semantic::solutionSite(f_.embedded, source, lines); }
 
   // `x.topk(k)`: the op as a tensor method, when the receiver plausibly is a tensor.
   void methodHits(const std::string &method, std::vector<Hit> &out) const {

@@ -5,107 +5,19 @@
 #include "all_checks.h"
 #include "wrap006_libraries.h"
 
-#include "kbaudit/semantic/license_header.h"
+#include "kbaudit/semantic/vendored_source.h"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
 
 namespace kbaudit::rules {
 namespace {
 
+using semantic::Definition;
 using wrap006::LibrarySignature;
-
-bool contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
-
-bool listed(std::span<const std::string_view> list, std::string_view name) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
 
 bool listed(std::span<const std::string> list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
-}
-
-// A definition in the solution: Python def/class, or a C++ function with a body.
-struct Definition {
-  std::string name;
-  LineRange lines;
-};
-
-struct Evidence {
-  std::vector<LineRange> licenseLines;
-  std::string licenseText;
-  std::vector<std::string> phrases;
-  LineRange phraseLines;
-  std::vector<Definition> strong; ///< distinct characteristic names
-  std::vector<Definition> common; ///< distinct names a solution might choose itself
-
-  unsigned independentSignals() const {
-    return static_cast<unsigned>(strong.size() + phrases.size() + (licenseLines.empty() ? 0 : 1));
-  }
-};
-
-std::vector<Definition> definitions(const Facts &f) {
-  std::vector<Definition> out;
-  // The `def`/`class` line itself, below any decorators, is what a quote should show.
-  const auto defLines = [](LineRange whole, const std::vector<py::Decorator> &decorators) {
-    unsigned line = whole.begin;
-    for (const py::Decorator &d : decorators)
-      line = std::max(line, d.lines.end + 1);
-    return LineRange{line, std::max(line, whole.end)};
-  };
-  for (const py::Function &fn : f.python.functions)
-    out.push_back({fn.name, defLines(fn.lines, fn.decorators)});
-  for (const py::Class &c : f.python.classes)
-    out.push_back({c.name, defLines(c.lines, c.decorators)});
-  for (const cxx::CxxFunction &fn : f.cxx.functions) {
-    if (!fn.definition || fn.lambda)
-      continue;
-    LineRange lines = fn.lines;
-    if (fn.source >= 0 && static_cast<std::size_t>(fn.source) < f.embedded.sources.size()) {
-      const embed::EmbeddedSource &s = f.embedded.sources[fn.source];
-      if (s.file != "solution.py" || !lines.valid())
-        lines = s.origin_lines;
-    }
-    out.push_back({fn.name, lines});
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Definition &a, const Definition &b) { return a.lines.begin < b.lines.begin; });
-  return out;
-}
-
-// Comments are not facts: the semantic layer reads the license lines that name the
-// library's authors.
-void scanLicense(const Facts &f, const LibrarySignature &lib, Evidence &ev) {
-  const semantic::LicenseHeader header = semantic::licenseHeader(f, lib.licenseMarks);
-  for (unsigned n : header.lines)
-    ev.licenseLines.push_back({n, n});
-  ev.licenseText = header.firstText;
-}
-
-void scanPhrases(const Facts &f, const LibrarySignature &lib, Evidence &ev) {
-  for (std::string_view phrase : lib.phrases) {
-    for (const py::StringConstant &s : f.python.strings) {
-      if (!contains(s.value.value, phrase))
-        continue;
-      ev.phrases.emplace_back(phrase);
-      if (!ev.phraseLines.valid())
-        ev.phraseLines = s.lines;
-      break;
-    }
-  }
-}
-
-void scanDefinitions(const std::vector<Definition> &defs, const LibrarySignature &lib, Evidence &ev) {
-  std::set<std::string> seen;
-  for (const Definition &d : defs) {
-    if (!seen.insert(d.name).second)
-      continue;
-    if (listed(lib.definitions, d.name))
-      ev.strong.push_back(d);
-    else if (listed(lib.common, d.name))
-      ev.common.push_back(d);
-  }
 }
 
 // The problem names the library as off limits (overlay or problem.yaml).
@@ -142,18 +54,16 @@ public:
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
-    const std::vector<Definition> defs = definitions(f);
+    const std::vector<Definition> defs = semantic::definitions(f);
     for (const LibrarySignature &lib : wrap006::kLibraries) {
-      Evidence ev;
-      scanLicense(f, lib, ev);
-      scanPhrases(f, lib, ev);
-      scanDefinitions(defs, lib, ev);
-      report(ctx, lib, ev, sink);
+      report(ctx, lib, semantic::vendoredTraces(f, defs, {lib.licenseMarks, lib.phrases, lib.definitions, lib.common}),
+             sink);
     }
   }
 
 private:
-  static void report(const CheckContext &ctx, const LibrarySignature &lib, const Evidence &ev, FindingSink &sink) {
+  static void report(const CheckContext &ctx, const LibrarySignature &lib, const semantic::VendoredTraces &ev,
+                     FindingSink &sink) {
     const bool license = !ev.licenseLines.empty();
     const unsigned signals = ev.independentSignals();
     // Names a solution might choose itself only support a characteristic one.

@@ -36,3 +36,22 @@ TEST(SemanticCxxDtype, HalfArithmeticNotPacking) {
 }
 
 } // namespace
+
+cxx::CxxCall hostCall(const std::string &callee, std::vector<std::string> args, bool inDevice = false) {
+  cxx::CxxCall c;
+  c.callee = callee;
+  c.arguments = std::move(args);
+  c.inDevice = inDevice;
+  return c;
+}
+
+TEST(SemanticCxxDtype, HostCastDtype) {
+  EXPECT_EQ(hostCastDtype(hostCall("at::Tensor::half", {})), "fp16");
+  EXPECT_EQ(hostCastDtype(hostCall("at::Tensor::bfloat16", {})), "bf16");
+  EXPECT_EQ(hostCastDtype(hostCall("at::Tensor::to", {"x.device()", "torch::kHalf"})), "fp16")
+      << "the first argument naming a dtype";
+  EXPECT_EQ(hostCastDtype(hostCall("at::_to_copy", {"x", "at::kBFloat16"})), "bf16");
+  EXPECT_EQ(hostCastDtype(hostCall("at::Tensor::to", {"torch::kFloat"})), "") << "fp32 names no narrow dtype here";
+  EXPECT_EQ(hostCastDtype(hostCall("at::Tensor::half", {}, true)), "") << "device code is not host code";
+  EXPECT_EQ(hostCastDtype(hostCall("at::empty", {"torch::kHalf"})), "") << "an allocation, not a conversion";
+}

@@ -106,4 +106,19 @@ TEST(SemanticPyTokens, FunctionTokensEdgeLines) {
   EXPECT_TRUE(pytokens::functionTokens(kFile, none, {}).empty());
 }
 
+TEST(SemanticPythonTokens, ContainmentOfTokenGrams) {
+  const Tokens ref = {"return", "torch", ".", "matmul", "(", "a", ",", "b", ")"};
+  Tokens wrapped = {"x", "=", "1"};
+  wrapped.insert(wrapped.end(), ref.begin(), ref.end());
+  EXPECT_DOUBLE_EQ(pytokens::containment(ref, wrapped), 1.0) << "all of the reference, whatever surrounds it";
+  EXPECT_LT(pytokens::containment(wrapped, ref), 1.0) << "not symmetric";
+  EXPECT_DOUBLE_EQ(pytokens::containment({}, ref), 0.0);
+  EXPECT_DOUBLE_EQ(pytokens::containment({"a", "b"}, {"a", "b"}), 1.0) << "shorter than a gram: compared whole";
+  EXPECT_DOUBLE_EQ(pytokens::containment({"a", "b"}, {"b", "a"}), 0.0);
+  const Tokens other = {"return", "torch", ".", "bmm", "(", "a", ",", "b", ")"};
+  const double part = pytokens::containment(ref, other);
+  EXPECT_GT(part, 0.0);
+  EXPECT_LT(part, 1.0);
+}
+
 } // namespace

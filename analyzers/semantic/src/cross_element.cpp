@@ -3,9 +3,9 @@
 // the C++ library calls of the extensions forward calls.
 
 #include "kbaudit/semantic/cross_element.h"
+#include "kbaudit/semantic/cast_use.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -185,7 +185,7 @@ CallKind classifyCall(const py::PythonFacts &py, const std::map<std::string, std
       return named(Kind::None, r);
   const bool torchName = startsWith(r, "torch.");
   if (torchName) {
-    if (startsWith(r, "torch.nn.") && !r.empty() && std::isupper(static_cast<unsigned char>(lastSegment(r)[0])))
+    if (isNnModuleClass(r))
       return named(ofModuleClass(r), r, r);
     return named(ofOpName(lastSegment(r)), r, r);
   }

@@ -59,4 +59,18 @@ bool isHalfArithmetic(std::string_view spelling) {
   return false;
 }
 
+std::string hostCastDtype(const cxx::CxxCall &c) {
+  if (c.inDevice)
+    return {};
+  if (c.callee == "at::Tensor::half")
+    return "fp16";
+  if (c.callee == "at::Tensor::bfloat16")
+    return "bf16";
+  if (c.callee == "at::Tensor::to" || c.callee == "at::_to_copy" || c.callee == "at::Tensor::type")
+    for (const std::string &arg : c.arguments)
+      if (std::string dtype = atenDtype(arg); !dtype.empty())
+        return dtype;
+  return {};
+}
+
 } // namespace kbaudit::semantic::cxxdtype

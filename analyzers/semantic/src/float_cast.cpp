@@ -2,6 +2,7 @@
 
 #include "kbaudit/python/dtype.h"
 #include "kbaudit/semantic/python_text.h"
+#include "kbaudit/semantic/static_value.h"
 
 #include <map>
 
@@ -34,6 +35,35 @@ std::optional<HostCast> hostCast(const py::Call &c) {
   if (dtype.empty())
     return std::nullopt;
   return HostCast{dtype, conversion};
+}
+
+std::string conversionTarget(const py::PythonFacts &py, const py::Call &c) {
+  if (c.receiver.empty() || !c.launchedKernel.empty())
+    return {};
+  if (c.method == "half")
+    return "fp16";
+  if (c.method == "bfloat16")
+    return "bf16";
+  if (c.method != "to" && c.method != "type")
+    return {};
+  const auto dtypeOf = [&](const py::Expr &e) -> std::string {
+    if (e.kind != py::ExprKind::Attribute && e.kind != py::ExprKind::Name)
+      return {};
+    std::optional<std::string> text = staticText(py, e);
+    if (!text)
+      return {};
+    std::string t = *text;
+    if (t.ends_with("Tensor")) // torch.cuda.HalfTensor
+      t.resize(t.size() - 6);
+    return dtype::canonicalDtype(t);
+  };
+  if (const py::Argument *kw = c.keywordArg("dtype"))
+    return dtypeOf(kw->value);
+  for (const py::Argument &a : c.args)
+    if (a.keyword.empty())
+      if (std::string d = dtypeOf(a.value); !d.empty())
+        return d;
+  return {};
 }
 
 } // namespace kbaudit::semantic::floatcast

@@ -195,4 +195,39 @@ Tokens functionTokens(const Facts &f, const std::vector<const py::Function *> &f
   return functionTokens(f.source.text(), f.python, fns);
 }
 
+namespace {
+
+constexpr std::size_t kShingle = 4;
+
+std::set<std::string> shingles(const Tokens &t) {
+  std::set<std::string> out;
+  if (t.size() < kShingle) {
+    std::string all;
+    for (const std::string &x : t)
+      all += x + '\x1f';
+    if (!all.empty())
+      out.insert(all);
+    return out;
+  }
+  for (std::size_t i = 0; i + kShingle <= t.size(); ++i) {
+    std::string s;
+    for (std::size_t k = 0; k < kShingle; ++k)
+      s += t[i + k] + '\x1f';
+    out.insert(std::move(s));
+  }
+  return out;
+}
+
+} // namespace
+
+double containment(const Tokens &a, const Tokens &b) {
+  std::set<std::string> x = shingles(a), y = shingles(b);
+  if (x.empty())
+    return 0;
+  std::size_t common = 0;
+  for (const std::string &g : x)
+    common += y.count(g);
+  return static_cast<double>(common) / static_cast<double>(x.size());
+}
+
 } // namespace kbaudit::semantic::pytokens

@@ -33,4 +33,11 @@ std::optional<std::string> staticText(const py::PythonFacts &facts, const py::Ex
   return std::nullopt;
 }
 
+std::optional<std::string> staticString(const py::PythonFacts &facts, const py::Expr &e) {
+  const py::Expr &v = bindingOf(facts, e);
+  if (v.string && v.string->complete)
+    return v.string->value;
+  return std::nullopt;
+}
+
 } // namespace kbaudit::semantic

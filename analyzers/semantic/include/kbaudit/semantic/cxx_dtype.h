@@ -28,4 +28,9 @@ std::string atenDtype(std::string_view argument);
 /// that packs or moves.
 bool isHalfArithmetic(std::string_view spelling);
 
+/// The dtype a host-code ATen conversion makes: `a.half()`, `a.bfloat16()`,
+/// `a.to(torch::kHalf)`, `at::_to_copy(a, ..., at::kBFloat16)`, `a.type(...)` (the first argument
+/// naming an ATen dtype); "" for device code and any other call.
+std::string hostCastDtype(const cxx::CxxCall &c);
+
 } // namespace kbaudit::semantic::cxxdtype

@@ -25,4 +25,12 @@ struct HostCast {
 /// nullopt when the call names no floating dtype.
 std::optional<HostCast> hostCast(const py::Call &c);
 
+/// The canonical dtype a conversion call converts its receiver to, following a Name's
+/// module-level binding: `x.half()`, `x.bfloat16()`, `x.to(torch.bfloat16)`,
+/// `x.to(device, dtype=DT)`, `x.type(torch.cuda.HalfTensor)` (any positional argument naming a
+/// dtype); "" for other calls, kernel launches, and dtypes not statically known. Any dtype,
+/// floating or not. Why: PREC001 asks it of the solution and of the reference alike, so what
+/// the reference itself narrows to counts as part of the contract.
+std::string conversionTarget(const py::PythonFacts &py, const py::Call &c);
+
 } // namespace kbaudit::semantic::floatcast

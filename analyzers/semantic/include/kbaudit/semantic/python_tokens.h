@@ -44,4 +44,10 @@ Tokens functionTokens(std::string_view text, const py::PythonFacts &facts, const
 /// Why: the solution's side of the comparison.
 Tokens functionTokens(const Facts &f, const std::vector<const py::Function *> &fns);
 
+/// Share of `a`'s token 4-grams (the whole of `a` as one gram when shorter) that `b` also
+/// contains: 1.0 when `b` holds all of `a`'s code, whatever `b` adds around it; 0 for an empty `a`.
+/// Why: a solution that carries the reference's code contains its n-grams, renamed
+/// whitespace and comments aside (the tokens are normalised).
+double containment(const Tokens &a, const Tokens &b);
+
 } // namespace kbaudit::semantic::pytokens

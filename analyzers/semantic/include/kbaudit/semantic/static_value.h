@@ -19,4 +19,9 @@ std::optional<bool> staticTruth(const py::PythonFacts &facts, const py::Expr &e)
 /// A folded string, or for names/attributes the resolved dotted name ("torch.float16").
 std::optional<std::string> staticText(const py::PythonFacts &facts, const py::Expr &e);
 
+/// A string the expression folds to completely, itself or through the Name's module-level
+/// binding; nullopt for anything else, a name whose value is not a string included (its
+/// spelling is not its value, unlike staticText).
+std::optional<std::string> staticString(const py::PythonFacts &facts, const py::Expr &e);
+
 } // namespace kbaudit::semantic
