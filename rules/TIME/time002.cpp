@@ -18,7 +18,7 @@
 namespace kbaudit::rules {
 namespace {
 
-using timing::PyIndex;
+using timing::ForwardReach;
 
 bool hasMethod(const py::Class &c, std::string_view m) {
   return std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end();
@@ -55,19 +55,19 @@ public:
   std::string_view id() const override { return "TIME002"; }
 
 protected:
-  void check(const CheckContext &, const PyIndex &index, FindingSink &sink) const override {
-    checkLazySubclasses(index, sink);
-    checkFinalizers(index, sink);
-    checkHooks(index, sink);
-    checkQueuedInputs(index, sink);
+  void check(const CheckContext &, const ForwardReach &reach, FindingSink &sink) const override {
+    checkLazySubclasses(reach, sink);
+    checkFinalizers(reach, sink);
+    checkHooks(reach, sink);
+    checkQueuedInputs(reach, sink);
   }
 
 private:
   /// Read-back methods of `cls` that launch work: the grader's read runs them.
-  static std::vector<std::string> workingReadBacks(const PyIndex &index, const py::Class &cls) {
+  static std::vector<std::string> workingReadBacks(const ForwardReach &reach, const py::Class &cls) {
     std::vector<std::string> out;
     for (std::string_view m : kReadBacks)
-      if (hasMethod(cls, m) && index.doesWork(cls.name + "." + std::string(m)))
+      if (hasMethod(cls, m) && reach.doesWork(cls.name + "." + std::string(m)))
         out.emplace_back(m);
     return out;
   }
@@ -75,13 +75,13 @@ private:
   // A tensor subclass the harness receives (forward returns an instance, or rebinds the class
   // of an argument it writes into): reading or comparing the result runs the subclass's code
   // after the timed call. Instances used inside forward and never handed back defer nothing.
-  static void checkLazySubclasses(const PyIndex &index, FindingSink &sink) {
+  static void checkLazySubclasses(const ForwardReach &reach, FindingSink &sink) {
     const auto escapes = semantic::escapingSubclassInstances(
-        index.python(), index.entries(), [&](const std::string &fn) { return index.reached(fn); });
+        reach.python(), reach.entries(), [&](const std::string &fn) { return reach.reached(fn); });
     for (const semantic::SubclassEscape &e : escapes) {
       const py::Class &cls = *e.cls;
       const bool intercepts = semantic::interceptsTorchOps(cls);
-      const std::vector<std::string> reads = workingReadBacks(index, cls);
+      const std::vector<std::string> reads = workingReadBacks(reach, cls);
       std::string detail = (e.rebindsArgument ? "forward rebinds its argument's class to tensor subclass `"
                                               : "forward returns an instance of tensor subclass `") +
                            cls.name + "`";
@@ -104,23 +104,23 @@ private:
   }
 
   /// The call creates an instance of `cls` (constructor, as_subclass, _make_subclass).
-  static bool instantiates(const PyIndex &index, const py::Call &c, const py::Class &cls) {
-    return semantic::instantiates(index.python(), c, cls);
+  static bool instantiates(const ForwardReach &reach, const py::Call &c, const py::Class &cls) {
+    return semantic::instantiates(reach.python(), c, cls);
   }
 
   // A class whose destructor launches work: the work happens when the object dies, after
   // forward has returned.
-  static void checkFinalizers(const PyIndex &index, FindingSink &sink) {
-    for (const py::Class &cls : index.python().classes) {
+  static void checkFinalizers(const ForwardReach &reach, FindingSink &sink) {
+    for (const py::Class &cls : reach.python().classes) {
       if (!hasMethod(cls, "__del__"))
         continue;
       const std::string del = cls.name + ".__del__";
-      if (!index.doesWork(del))
+      if (!reach.doesWork(del))
         continue;
-      const py::Function *f = index.python().findFunction(del);
+      const py::Function *f = reach.python().findFunction(del);
       bool madeByForward = false;
-      for (const py::Call &c : index.python().calls)
-        if (index.reached(c.function) && instantiates(index, c, cls))
+      for (const py::Call &c : reach.python().calls)
+        if (reach.reached(c.function) && instantiates(reach, c, cls))
           madeByForward = true;
       if (!f)
         continue;
@@ -131,22 +131,22 @@ private:
     }
   }
 
-  static void checkHooks(const PyIndex &index, FindingSink &sink) {
-    for (const py::Call &c : index.python().calls) {
+  static void checkHooks(const ForwardReach &reach, FindingSink &sink) {
+    for (const py::Call &c : reach.python().calls) {
       for (const LaterHook &h : kHooks) {
         if (c.resolved != h.callee)
           continue;
         const py::Argument *a = c.positionalArg(h.callbackArg);
-        const std::string fn = a ? index.resolveCallable(a->value, c.function) : std::string();
-        if (fn.empty() || !index.doesWork(fn))
+        const std::string fn = a ? reach.resolveCallable(a->value, c.function) : std::string();
+        if (fn.empty() || !reach.doesWork(fn))
           continue;
         sink.report(c.lines, {{"detail", "`" + c.callee + "` registers `" + fn + "`, which launches work, to run later"}});
       }
       if (std::find(std::begin(kModuleHooks), std::end(kModuleHooks), c.method) == std::end(kModuleHooks))
         continue;
       const py::Argument *a = c.positionalArg(0);
-      const std::string fn = a ? index.resolveCallable(a->value, c.function) : std::string();
-      if (fn.empty() || !index.doesWork(fn))
+      const std::string fn = a ? reach.resolveCallable(a->value, c.function) : std::string();
+      if (fn.empty() || !reach.doesWork(fn))
         continue;
       // A module hook runs inside the module's call, so it is timed; it only hides the work
       // from a reader of forward.
@@ -157,19 +157,19 @@ private:
 
   // forward puts its own inputs into a container that outlives the call: the work on them
   // is batched into a later call.
-  static void checkQueuedInputs(const PyIndex &index, FindingSink &sink) {
-    const std::set<std::string> &inputs = index.inputNames();
-    for (const py::Call &c : index.python().calls) {
-      if (!index.reached(c.function) || c.receiver.empty() ||
+  static void checkQueuedInputs(const ForwardReach &reach, FindingSink &sink) {
+    const std::set<std::string> &inputs = reach.inputNames();
+    for (const py::Call &c : reach.python().calls) {
+      if (!reach.reached(c.function) || c.receiver.empty() ||
           std::find(std::begin(kEnqueue), std::end(kEnqueue), c.method) == std::end(kEnqueue))
         continue;
-      if (!persists(index, c))
+      if (!persists(reach, c))
         continue;
       for (const py::Argument &a : c.args) {
         const std::string name(semantic::rootName(a.value));
-        if (a.value.kind != py::ExprKind::Name || !inputs.count(name) || !inForward(index, c, name))
+        if (a.value.kind != py::ExprKind::Name || !inputs.count(name) || !inForward(reach, c, name))
           continue;
-        const bool graphKeepAlive = keepsGraphInputsAlive(index);
+        const bool graphKeepAlive = keepsGraphInputsAlive(reach);
         sink.report(c.lines, {{"detail", "forward stores its input `" + name + "` in `" + c.receiver +
                                              "`, which outlives the call"}},
                     graphKeepAlive ? "the solution also captures CUDA graphs keyed on input addresses, which may "
@@ -181,12 +181,12 @@ private:
     }
   }
 
-  static bool persists(const PyIndex &index, const py::Call &c) {
+  static bool persists(const ForwardReach &reach, const py::Call &c) {
     if (c.receiver.rfind("self.", 0) == 0)
       return true;
     // A module-level container (a name bound at module scope and not rebound locally).
     bool module = false;
-    for (const py::Assignment &a : index.python().assignments)
+    for (const py::Assignment &a : reach.python().assignments)
       if (a.kind == py::Assignment::TargetKind::Name && a.target == c.receiver) {
         if (a.function == c.function)
           return false;
@@ -196,18 +196,18 @@ private:
   }
 
   /// The argument is the entry point's own parameter, not a local of the same name.
-  static bool inForward(const PyIndex &index, const py::Call &c, const std::string &name) {
-    const auto &entries = index.entries();
+  static bool inForward(const ForwardReach &reach, const py::Call &c, const std::string &name) {
+    const auto &entries = reach.entries();
     if (std::find(entries.begin(), entries.end(), c.function) == entries.end())
       return false;
-    for (const py::Assignment &a : index.python().assignments)
+    for (const py::Assignment &a : reach.python().assignments)
       if (a.function == c.function && a.target == name && a.lines.begin < c.lines.begin)
         return false;
     return true;
   }
 
-  static bool keepsGraphInputsAlive(const PyIndex &index) {
-    for (const py::Call &c : index.python().calls)
+  static bool keepsGraphInputsAlive(const ForwardReach &reach) {
+    for (const py::Call &c : reach.python().calls)
       if (c.resolved == "torch.cuda.CUDAGraph" || c.resolved == "torch.cuda.graph")
         return true;
     return false;

@@ -1,13 +1,12 @@
-#include "time_workers.h"
-
-#include "semantic_names.h"
+#include "kbaudit/semantic/host_workers.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 #include <set>
 
-namespace kbaudit::rules::timing {
+namespace kbaudit::semantic {
 
 using pytext::classOf;
 using pytext::startsWith;
@@ -33,7 +32,7 @@ bool within(LineRange outer, LineRange inner) {
 }
 
 bool onHandle(const py::Call &c, const std::string &handle) {
-  return c.receiver == handle || mentionsIdentifier(c.receiver, handle);
+  return c.receiver == handle || pytext::mentionsIdentifier(c.receiver, handle);
 }
 
 } // namespace
@@ -46,10 +45,10 @@ std::vector<std::string> workerClasses(const py::PythonFacts &py) {
   return out;
 }
 
-WorkerTarget workerTarget(const PyIndex &index, const py::Call &c, const std::vector<std::string> &classes) {
+WorkerTarget workerTarget(const ForwardReach &reach, const py::Call &c, const std::vector<std::string> &classes) {
   WorkerTarget t;
   if (std::find(classes.begin(), classes.end(), c.resolved) != classes.end()) {
-    if (index.python().findFunction(c.resolved + ".run")) {
+    if (reach.python().findFunction(c.resolved + ".run")) {
       t.function = c.resolved + ".run";
       return t;
     }
@@ -58,19 +57,19 @@ WorkerTarget workerTarget(const PyIndex &index, const py::Call &c, const std::ve
   if (!a && (c.resolved == "threading.Timer" || c.resolved == "_thread.start_new_thread" ||
              c.resolved == "torch.multiprocessing.spawn" || c.resolved == "asyncio.to_thread" ||
              c.resolved == "asyncio.run_coroutine_threadsafe" || c.method == "call_soon_threadsafe"))
-    a = argument(c, c.resolved == "threading.Timer" ? 1 : 0, "function");
+    a = argumentOf(c, c.resolved == "threading.Timer" ? 1 : 0, "function");
   if (!a)
     return t;
   t.expr = &a->value;
   // A coroutine object `_fill(out, x)` runs `_fill`.
   t.function = a->value.kind == py::ExprKind::Call && c.resolved == "asyncio.run_coroutine_threadsafe"
-                   ? index.resolveCallableText(a->value.resolved, c.function)
-                   : index.resolveCallable(a->value, c.function);
+                   ? reach.resolveCallableName(a->value.resolved, c.function)
+                   : reach.resolveCallable(a->value, c.function);
   return t;
 }
 
-std::string handleOf(const PyIndex &index, const py::Call &c) {
-  for (const py::Assignment &a : index.python().assignments) {
+std::string handleOf(const ForwardReach &reach, const py::Call &c) {
+  for (const py::Assignment &a : reach.python().assignments) {
     if (a.function != c.function)
       continue;
     if (a.lines.begin == c.lines.begin && a.value.resolved == c.resolved)
@@ -78,27 +77,27 @@ std::string handleOf(const PyIndex &index, const py::Call &c) {
     // `futs = [pool.submit(f, x) for x in xs]`: the list holds the call's results.
     const bool collection = a.value.kind == py::ExprKind::List || a.value.kind == py::ExprKind::Tuple ||
                             a.value.kind == py::ExprKind::Other;
-    if (collection && a.op == "=" && within(a.value.lines, c.lines) && semantic::reads(a.value, c.callee))
+    if (collection && a.op == "=" && within(a.value.lines, c.lines) && reads(a.value, c.callee))
       return a.target;
   }
   return {};
 }
 
-bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &handle) {
+bool joinedIn(const ForwardReach &reach, const std::string &fn, const std::string &handle) {
   if (handle.empty())
     return false;
-  const std::vector<const py::Call *> calls = index.callsWithin(fn);
+  const std::vector<const py::Call *> calls = reach.callsWithin(fn);
   for (const py::Call *c : calls) {
     if (among(kJoins, c->method) && onHandle(*c, handle))
       return true;
     if (among(kWaitAll, c->resolved))
       for (const py::Argument &a : c->args)
-        if (semantic::reads(a.value, handle))
+        if (reads(a.value, handle))
           return true;
   }
   // `for f in futs: f.result()` and `[f.result() for f in futs]`.
-  for (const py::LoopBinding &loop : index.python().loops) {
-    if (loop.function != fn || !semantic::reads(loop.iterable, handle))
+  for (const py::LoopBinding &loop : reach.python().loops) {
+    if (loop.function != fn || !reads(loop.iterable, handle))
       continue;
     for (const py::Call *c : calls)
       if (within(loop.lines, c->lines) && among(kJoins, c->method))
@@ -109,21 +108,21 @@ bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &ha
   return false;
 }
 
-bool workerStarted(const PyIndex &index, const py::Call &c, const std::string &handle) {
-  for (const py::Call *s : index.callsIn(c.function))
+bool workerStarted(const ForwardReach &reach, const py::Call &c, const std::string &handle) {
+  for (const py::Call *s : reach.callsIn(c.function))
     if (s->method == "start" &&
         ((s->lines.begin == c.lines.begin && startsWith(s->receiver, c.callee + "(")) ||
          (!handle.empty() && s->receiver == handle)))
       return true;
-  for (const py::Call *s : index.callsIn(c.resolved + ".__init__"))
+  for (const py::Call *s : reach.callsIn(c.resolved + ".__init__"))
     if (s->callee == "self.start")
       return true;
   return false;
 }
 
-std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &worker) {
+std::vector<SharedFeed> sharedFeeds(const ForwardReach &reach, const std::string &worker) {
   std::vector<SharedFeed> out;
-  const py::PythonFacts &py = index.python();
+  const py::PythonFacts &py = reach.python();
   const py::Function *w = py.findFunction(worker);
   if (!w)
     return out;
@@ -141,11 +140,11 @@ std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &wor
   if (shared.empty())
     return out;
   for (const py::Call &c : py.calls)
-    if (index.reached(c.function) && c.function != worker && among(kMutators, c.method) && shared.count(c.receiver) &&
+    if (reach.reached(c.function) && c.function != worker && among(kMutators, c.method) && shared.count(c.receiver) &&
         (!startsWith(c.receiver, "self.") || classOf(c.function) == cls))
       out.push_back({c.lines, "`" + c.callee + "`", c.function});
   for (const py::Assignment &a : py.assignments) {
-    if (!index.reached(a.function) || a.function == worker)
+    if (!reach.reached(a.function) || a.function == worker)
       continue;
     const std::string head = a.target.substr(0, a.target.find_first_of("[."));
     const bool container = a.kind == py::Assignment::TargetKind::Subscript && shared.count(head);
@@ -157,4 +156,4 @@ std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &wor
   return out;
 }
 
-} // namespace kbaudit::rules::timing
+} // namespace kbaudit::semantic

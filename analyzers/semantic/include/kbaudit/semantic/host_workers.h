@@ -1,15 +1,15 @@
 #pragma once
 
-// TIME003's reading of host workers: what a thread, process or pool runs, whether the
+// Host workers, for TIME003: what a thread, process or pool runs, whether the
 // function that started it waits for it, and which shared state a worker started elsewhere
 // polls, so a handoff through a list or a dict counts like one through a queue.
 
-#include "time_common.h"
+#include "kbaudit/semantic/forward_reach.h"
 
 #include <string>
 #include <vector>
 
-namespace kbaudit::rules::timing {
+namespace kbaudit::semantic {
 
 /// Local classes that subclass threading.Thread or a multiprocessing Process: instantiating
 /// one and calling start() runs its `run` method concurrently.
@@ -23,21 +23,21 @@ struct WorkerTarget {
   std::string function;
   const py::Expr *expr = nullptr;
 };
-WorkerTarget workerTarget(const PyIndex &index, const py::Call &c, const std::vector<std::string> &workerClasses);
+WorkerTarget workerTarget(const ForwardReach &reach, const py::Call &c, const std::vector<std::string> &workerClasses);
 
 /// The name the call's result is kept under in its function: `t = Thread(...)`, `with Pool() as
 /// p`, or a list built around the call (`futs = [pool.submit(...) for ...]`). "with" for a
 /// context-managed resource, "" when the result is dropped.
-std::string handleOf(const PyIndex &index, const py::Call &c);
+std::string handleOf(const ForwardReach &reach, const py::Call &c);
 
 /// `fn` waits for what `handle` holds before it returns: join/result/wait/communicate/get on
 /// it, on each item of it in a loop or comprehension, or concurrent.futures.wait /
 /// as_completed / asyncio.gather over it.
-bool joinedIn(const PyIndex &index, const std::string &fn, const std::string &handle);
+bool joinedIn(const ForwardReach &reach, const std::string &fn, const std::string &handle);
 
 /// A worker class instantiated by `c` is started: `.start()` on the new object (chained or
 /// through its handle), or start() called from the class's own __init__.
-bool workerStarted(const PyIndex &index, const py::Call &c, const std::string &handle);
+bool workerStarted(const ForwardReach &reach, const py::Call &c, const std::string &handle);
 
 /// A place where forward hands state to a worker started elsewhere that polls it: a module
 /// container or a `self` attribute the worker reads, mutated or written on forward's path.
@@ -46,6 +46,6 @@ struct SharedFeed {
   std::string what;     ///< "`_pending.append`", "`self.job` written"
   std::string function; ///< the function that hands the data over
 };
-std::vector<SharedFeed> sharedFeeds(const PyIndex &index, const std::string &worker);
+std::vector<SharedFeed> sharedFeeds(const ForwardReach &reach, const std::string &worker);
 
-} // namespace kbaudit::rules::timing
+} // namespace kbaudit::semantic
