@@ -6,6 +6,8 @@
 
 #include "python_test_support.h"
 
+#include "kbaudit/facts.h"
+
 #include <gtest/gtest.h>
 
 namespace kbaudit {
