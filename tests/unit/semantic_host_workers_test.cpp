@@ -113,5 +113,67 @@ class ModelNew(torch.nn.Module):
   EXPECT_TRUE(semantic::sharedFeeds(reach, "_missing").empty());
 }
 
+TEST(SemanticHostWorkers, StartsPoolsQueuesAndWaits) {
+  const Facts f = analyzeSource(SourceFile::fromBytes(src(R"PY(
+import asyncio
+import concurrent.futures
+import os
+import queue
+import subprocess
+import torch
+jobs = queue.Queue()
+done = queue.Queue()
+def _part(x):
+    return torch.relu(x)
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        p = subprocess.Popen(["true"])
+        asyncio.create_task(self.tick())
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            fut = pool.submit(_part, x)
+        other = concurrent.futures.ProcessPoolExecutor(2)
+        late = other.submit(_part, x)
+        notes = {}
+        notes.update(a=1)
+        jobs.put(x)
+        result = done.get()
+        jobs.put(x)
+        pid = os.fork()
+        os.waitpid(pid, 0)
+        return result
+    async def tick(self):
+        pass
+)PY")));
+  const semantic::ForwardReach reach(f, nullptr, "");
+  const auto call = [&](std::string_view method, int nth = 0) -> const py::Call & {
+    for (const py::Call &c : f.python.calls)
+      if ((c.method == method || c.resolved == method) && nth-- == 0)
+        return c;
+    ADD_FAILURE() << method;
+    static const py::Call none;
+    return none;
+  };
+  EXPECT_TRUE(semantic::startsThreadOrProcess(call("subprocess.Popen")));
+  EXPECT_TRUE(semantic::startsThreadOrProcess(call("os.fork")));
+  EXPECT_FALSE(semantic::startsThreadOrProcess(call("submit")));
+  EXPECT_TRUE(semantic::schedulesTask(call("asyncio.create_task")));
+  EXPECT_FALSE(semantic::handsToLoopThread(call("asyncio.create_task")));
+  const py::Call &inContext = call("submit", 0);
+  const py::Call &loose = call("submit", 1);
+  EXPECT_TRUE(semantic::submitsToPool(reach, inContext));
+  EXPECT_TRUE(semantic::submitsToPool(reach, loose));
+  EXPECT_FALSE(semantic::submitsToPool(reach, call("update"))); // a dict, not a pool
+  EXPECT_TRUE(semantic::poolIsContext(reach, inContext));
+  EXPECT_FALSE(semantic::poolIsContext(reach, loose));
+  const py::Call &firstPut = call("put", 0);
+  const py::Call &secondPut = call("put", 1);
+  EXPECT_TRUE(semantic::feedsQueue(reach, firstPut));
+  EXPECT_FALSE(semantic::feedsQueue(reach, call("update")));
+  EXPECT_TRUE(semantic::waitsAfter(reach, "ModelNew.forward", firstPut.lines));   // done.get() follows
+  EXPECT_FALSE(semantic::waitsAfter(reach, "ModelNew.forward", secondPut.lines)); // nothing after it
+  EXPECT_TRUE(semantic::waitsForChildren(reach, "ModelNew.forward"));
+  EXPECT_FALSE(semantic::waitsForChildren(reach, "_part"));
+}
+
 } // namespace
 } // namespace kbaudit

@@ -23,6 +23,30 @@ constexpr std::string_view kMutators[] = {"append", "appendleft", "extend", "ins
                                           "set", "update", "add", "setdefault", "__setitem__", "notify", "notify_all",
                                           "release"};
 
+constexpr std::string_view kThreads[] = {"threading.Thread", "threading.Timer", "_thread.start_new_thread",
+                                         "_thread.start_new", "multiprocessing.Process",
+                                         "multiprocessing.context.Process", "torch.multiprocessing.Process",
+                                         "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
+                                         "os.fork", "os.forkpty", "subprocess.Popen", "asyncio.to_thread"};
+constexpr std::string_view kPools[] = {"concurrent.futures.ThreadPoolExecutor",
+                                       "concurrent.futures.ProcessPoolExecutor",
+                                       "concurrent.futures.thread.ThreadPoolExecutor",
+                                       "concurrent.futures.process.ProcessPoolExecutor",
+                                       "multiprocessing.Pool",
+                                       "multiprocessing.pool.Pool",
+                                       "multiprocessing.pool.ThreadPool",
+                                       "multiprocessing.dummy.Pool",
+                                       "torch.multiprocessing.Pool"};
+constexpr std::string_view kSubmit[] = {"submit", "map", "imap", "imap_unordered", "starmap", "apply_async",
+                                        "map_async", "starmap_async", "apply", "run_in_executor"};
+// asyncio scheduling onto a loop that runs in another thread: a coroutine or a callback.
+constexpr std::string_view kAsync[] = {"asyncio.run_coroutine_threadsafe", "call_soon_threadsafe"};
+constexpr std::string_view kFeed[] = {"put", "put_nowait", "send", "set"};
+constexpr std::string_view kQueues[] = {"queue.Queue", "queue.SimpleQueue", "queue.LifoQueue",
+                                        "multiprocessing.Queue", "multiprocessing.SimpleQueue",
+                                        "multiprocessing.Pipe", "threading.Event", "threading.Condition",
+                                        "torch.multiprocessing.Queue"};
+
 template <std::size_t N> bool among(const std::string_view (&set)[N], std::string_view s) {
   return std::find(std::begin(set), std::end(set), s) != std::end(set);
 }
@@ -33,6 +57,10 @@ bool within(LineRange outer, LineRange inner) {
 
 bool onHandle(const py::Call &c, const std::string &handle) {
   return c.receiver == handle || pytext::mentionsIdentifier(c.receiver, handle);
+}
+
+template <std::size_t N> std::vector<std::string_view> asVector(const std::string_view (&set)[N]) {
+  return {std::begin(set), std::end(set)};
 }
 
 } // namespace
@@ -154,6 +182,52 @@ std::vector<SharedFeed> sharedFeeds(const ForwardReach &reach, const std::string
       out.push_back({a.lines, "`" + a.target + "` written", a.function});
   }
   return out;
+}
+
+bool startsThreadOrProcess(const py::Call &c) { return among(kThreads, c.resolved); }
+
+bool handsToLoopThread(const py::Call &c) { return among(kAsync, c.resolved) || among(kAsync, c.method); }
+
+bool schedulesTask(const py::Call &c) {
+  return c.resolved == "asyncio.create_task" || c.resolved == "asyncio.ensure_future" ||
+         (c.method == "create_task" && !c.receiver.empty());
+}
+
+bool submitsToPool(const ForwardReach &reach, const py::Call &c) {
+  if (!among(kSubmit, c.method) || c.receiver.empty())
+    return false;
+  return c.method == "run_in_executor" || reach.boundToCall(c.receiver, c.function, asVector(kPools)) ||
+         c.receiver.find("Executor(") != std::string::npos || c.receiver.find("Pool(") != std::string::npos;
+}
+
+bool poolIsContext(const ForwardReach &reach, const py::Call &c) {
+  for (const py::Assignment &a : reach.python().assignments)
+    if (a.target == c.receiver && a.op == "with" && among(kPools, a.value.resolved))
+      return true;
+  return false;
+}
+
+bool waitsForChildren(const ForwardReach &reach, const std::string &fn) {
+  for (const py::Call *c : reach.callsWithin(fn))
+    if (c->resolved == "os.waitpid" || c->resolved == "os.wait" || c->resolved == "os.wait4" ||
+        c->resolved == "os.waitid")
+      return true;
+  return false;
+}
+
+bool feedsQueue(const ForwardReach &reach, const py::Call &c) {
+  return among(kFeed, c.method) && !c.receiver.empty() &&
+         reach.boundToCall(c.receiver, c.function, asVector(kQueues));
+}
+
+bool waitsAfter(const ForwardReach &reach, const std::string &fn, LineRange fed) {
+  for (const py::Call *c : reach.callsWithin(fn))
+    if (c->lines.begin > fed.end &&
+        (c->method == "wait" || c->method == "get" || c->method == "join" || c->method == "recv" ||
+         c->method == "result") &&
+        !c->receiver.empty() && reach.boundToCall(c->receiver, c->function, asVector(kQueues)))
+      return true;
+  return false;
 }
 
 } // namespace kbaudit::semantic

@@ -48,4 +48,33 @@ struct SharedFeed {
 };
 std::vector<SharedFeed> sharedFeeds(const ForwardReach &reach, const std::string &worker);
 
+/// A call that starts a thread or process (`threading.Thread`, `Timer`, `multiprocessing.Process`,
+/// `os.fork`, `subprocess.Popen`, `asyncio.to_thread`, ...), by its resolved callee.
+bool startsThreadOrProcess(const py::Call &c);
+
+/// A call that hands a coroutine or callback to an event loop running in another thread
+/// (`asyncio.run_coroutine_threadsafe`, `loop.call_soon_threadsafe`).
+bool handsToLoopThread(const py::Call &c);
+
+/// `asyncio.create_task`, `ensure_future`, `loop.create_task`: a task on the current loop.
+bool schedulesTask(const py::Call &c);
+
+/// `pool.submit/map/apply_async/...` or `loop.run_in_executor` on a receiver bound to (or
+/// built as) a thread or process pool.
+bool submitsToPool(const ForwardReach &reach, const py::Call &c);
+
+/// The pool `c` submits to is a `with` resource of its function: leaving the block waits.
+bool poolIsContext(const ForwardReach &reach, const py::Call &c);
+
+/// `fn` (or a def nested in it) waits for child processes (`os.waitpid`, `os.wait`, ...).
+bool waitsForChildren(const ForwardReach &reach, const std::string &fn);
+
+/// `c` puts something into a queue, pipe or event (`q.put(x)`, `conn.send(x)`, `ev.set()`)
+/// whose receiver is bound to one.
+bool feedsQueue(const ForwardReach &reach, const py::Call &c);
+
+/// After lines `fed`, `fn` blocks on a queue, pipe or event (`done.wait()`, `results.get()`):
+/// work handed over stays inside the call.
+bool waitsAfter(const ForwardReach &reach, const std::string &fn, LineRange fed);
+
 } // namespace kbaudit::semantic
