@@ -3,15 +3,13 @@
 // call (a finalizer, an exit handler, a global hook, inputs queued for a later call).
 
 #include "all_checks.h"
-#include "semantic_names.h"
 #include "time_common.h"
 
-#include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/deferred_work.h"
 #include "kbaudit/semantic/tensor_subclass.h"
 
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <string_view>
 #include <vector>
 
@@ -23,32 +21,6 @@ using timing::ForwardReach;
 bool hasMethod(const py::Class &c, std::string_view m) {
   return std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end();
 }
-
-// What a grader does with a result after the timer stops: copy it to the host, index it,
-// convert it, print it. A subclass that overrides these can compute there.
-constexpr std::string_view kReadBacks[] = {"cpu",   "cuda",   "numpy", "tolist",     "item",      "__getitem__",
-                                           "to",    "float",  "double", "half",      "contiguous", "clone",
-                                           "__array__", "__repr__", "__format__", "__float__", "detach", "data_ptr"};
-
-// Registrations whose callback runs after the call that registered it returns.
-struct LaterHook {
-  std::string_view callee;
-  unsigned callbackArg; ///< position of the callback
-  bool global;          ///< runs outside this module's own call (decisive); else review
-};
-constexpr LaterHook kHooks[] = {
-    {"atexit.register", 0, true},
-    {"weakref.finalize", 1, true},
-    {"torch.nn.modules.module.register_module_forward_hook", 0, true},
-    {"torch.nn.modules.module.register_module_forward_pre_hook", 0, true},
-    {"torch.nn.modules.module.register_module_full_backward_hook", 0, true},
-    {"sys.setprofile", 0, true},
-    {"sys.settrace", 0, true},
-    {"threading.setprofile", 0, true},
-    {"threading.settrace", 0, true},
-};
-constexpr std::string_view kModuleHooks[] = {"register_forward_hook", "register_forward_pre_hook"};
-constexpr std::string_view kEnqueue[] = {"append", "extend", "appendleft", "insert", "put", "put_nowait"};
 
 class Time002 final : public timing::TimingCheck {
 public:
@@ -63,15 +35,6 @@ protected:
   }
 
 private:
-  /// Read-back methods of `cls` that launch work: the grader's read runs them.
-  static std::vector<std::string> workingReadBacks(const ForwardReach &reach, const py::Class &cls) {
-    std::vector<std::string> out;
-    for (std::string_view m : kReadBacks)
-      if (hasMethod(cls, m) && reach.doesWork(cls.name + "." + std::string(m)))
-        out.emplace_back(m);
-    return out;
-  }
-
   // A tensor subclass the harness receives (forward returns an instance, or rebinds the class
   // of an argument it writes into): reading or comparing the result runs the subclass's code
   // after the timed call. Instances used inside forward and never handed back defer nothing.
@@ -81,7 +44,7 @@ private:
     for (const semantic::SubclassEscape &e : escapes) {
       const py::Class &cls = *e.cls;
       const bool intercepts = semantic::interceptsTorchOps(cls);
-      const std::vector<std::string> reads = workingReadBacks(reach, cls);
+      const std::vector<std::string> reads = semantic::workingReadBacks(reach, cls);
       std::string detail = (e.rebindsArgument ? "forward rebinds its argument's class to tensor subclass `"
                                               : "forward returns an instance of tensor subclass `") +
                            cls.name + "`";
@@ -103,11 +66,6 @@ private:
     }
   }
 
-  /// The call creates an instance of `cls` (constructor, as_subclass, _make_subclass).
-  static bool instantiates(const ForwardReach &reach, const py::Call &c, const py::Class &cls) {
-    return semantic::instantiates(reach.python(), c, cls);
-  }
-
   // A class whose destructor launches work: the work happens when the object dies, after
   // forward has returned.
   static void checkFinalizers(const ForwardReach &reach, FindingSink &sink) {
@@ -118,10 +76,7 @@ private:
       if (!reach.doesWork(del))
         continue;
       const py::Function *f = reach.python().findFunction(del);
-      bool madeByForward = false;
-      for (const py::Call &c : reach.python().calls)
-        if (reach.reached(c.function) && instantiates(reach, c, cls))
-          madeByForward = true;
+      const bool madeByForward = semantic::instantiatedOnForward(reach, cls);
       if (!f)
         continue;
       sink.report(LineRange{f->lines.begin, f->lines.begin},
@@ -132,85 +87,34 @@ private:
   }
 
   static void checkHooks(const ForwardReach &reach, FindingSink &sink) {
-    for (const py::Call &c : reach.python().calls) {
-      for (const LaterHook &h : kHooks) {
-        if (c.resolved != h.callee)
+    for (const py::Call &c : reach.python().calls)
+      for (const semantic::LaterCallback &h : semantic::laterCallbacks(reach, c)) {
+        if (!h.moduleHook) {
+          sink.report(c.lines, {{"detail", "`" + c.callee + "` registers `" + h.function + "`, which launches work, to run later"}});
           continue;
-        const py::Argument *a = c.positionalArg(h.callbackArg);
-        const std::string fn = a ? reach.resolveCallable(a->value, c.function) : std::string();
-        if (fn.empty() || !reach.doesWork(fn))
-          continue;
-        sink.report(c.lines, {{"detail", "`" + c.callee + "` registers `" + fn + "`, which launches work, to run later"}});
+        }
+        // A module hook runs inside the module's call, so it is timed; it only hides the work
+        // from a reader of forward.
+        sink.report(c.lines, {{"detail", "`" + c.callee + "` registers `" + h.function + "`, which launches work outside forward"}},
+                    "module hooks run inside the module call", Confidence::Low);
       }
-      if (std::find(std::begin(kModuleHooks), std::end(kModuleHooks), c.method) == std::end(kModuleHooks))
-        continue;
-      const py::Argument *a = c.positionalArg(0);
-      const std::string fn = a ? reach.resolveCallable(a->value, c.function) : std::string();
-      if (fn.empty() || !reach.doesWork(fn))
-        continue;
-      // A module hook runs inside the module's call, so it is timed; it only hides the work
-      // from a reader of forward.
-      sink.report(c.lines, {{"detail", "`" + c.callee + "` registers `" + fn + "`, which launches work outside forward"}},
-                  "module hooks run inside the module call", Confidence::Low);
-    }
   }
 
   // forward puts its own inputs into a container that outlives the call: the work on them
   // is batched into a later call.
   static void checkQueuedInputs(const ForwardReach &reach, FindingSink &sink) {
-    const std::set<std::string> &inputs = reach.inputNames();
     for (const py::Call &c : reach.python().calls) {
-      if (!reach.reached(c.function) || c.receiver.empty() ||
-          std::find(std::begin(kEnqueue), std::end(kEnqueue), c.method) == std::end(kEnqueue))
+      const std::string name = semantic::inputKeptBeyondCall(reach, c);
+      if (name.empty())
         continue;
-      if (!persists(reach, c))
-        continue;
-      for (const py::Argument &a : c.args) {
-        const std::string name(semantic::rootName(a.value));
-        if (a.value.kind != py::ExprKind::Name || !inputs.count(name) || !inForward(reach, c, name))
-          continue;
-        const bool graphKeepAlive = keepsGraphInputsAlive(reach);
-        sink.report(c.lines, {{"detail", "forward stores its input `" + name + "` in `" + c.receiver +
-                                             "`, which outlives the call"}},
-                    graphKeepAlive ? "the solution also captures CUDA graphs keyed on input addresses, which may "
-                                     "only keep the inputs alive"
-                                   : "work on stored inputs can run in a later call",
-                    graphKeepAlive ? std::optional<Confidence>(Confidence::Low) : std::nullopt);
-        break;
-      }
+      const bool graphKeepAlive = semantic::capturesCudaGraphs(reach.python());
+      sink.report(c.lines, {{"detail", "forward stores its input `" + name + "` in `" + c.receiver +
+                                           "`, which outlives the call"}},
+                  graphKeepAlive ? "the solution also captures CUDA graphs keyed on input addresses, which may "
+                                   "only keep the inputs alive"
+                                 : "work on stored inputs can run in a later call",
+                  graphKeepAlive ? std::optional<Confidence>(Confidence::Low) : std::nullopt);
     }
-  }
-
-  static bool persists(const ForwardReach &reach, const py::Call &c) {
-    if (c.receiver.rfind("self.", 0) == 0)
-      return true;
-    // A module-level container (a name bound at module scope and not rebound locally).
-    bool module = false;
-    for (const py::Assignment &a : reach.python().assignments)
-      if (a.kind == py::Assignment::TargetKind::Name && a.target == c.receiver) {
-        if (a.function == c.function)
-          return false;
-        module = module || a.function.empty();
-      }
-    return module;
-  }
-
-  /// The argument is the entry point's own parameter, not a local of the same name.
-  static bool inForward(const ForwardReach &reach, const py::Call &c, const std::string &name) {
-    const auto &entries = reach.entries();
-    if (std::find(entries.begin(), entries.end(), c.function) == entries.end())
-      return false;
-    for (const py::Assignment &a : reach.python().assignments)
-      if (a.function == c.function && a.target == name && a.lines.begin < c.lines.begin)
-        return false;
-    return true;
-  }
-
-  static bool keepsGraphInputsAlive(const ForwardReach &reach) {
-    for (const py::Call &c : reach.python().calls)
-      if (c.resolved == "torch.cuda.CUDAGraph" || c.resolved == "torch.cuda.graph")
-        return true;
-    return false;
   }
 };
 
