@@ -90,5 +90,40 @@ def f(x, m):
   EXPECT_EQ(semantic::precisionBits("nonsense"), 0u);
 }
 
+TEST(SemanticArmWork, EffectsOfAnArm) {
+  const Facts f = analyzeSource(SourceFile::fromBytes(src(R"PY(
+import torch
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        if self.n > 3:
+            return self._out
+        elif self.n > 2:
+            y = torch.matmul(x, x)
+        elif self.n > 1:
+            self.g = torch.compile(self.f)
+        else:
+            print("first")
+        return x @ x
+)PY")));
+  const py::Branch *b = py::testing::branchAt(f.python, 4);
+  ASSERT_NE(b, nullptr);
+  const std::vector<LineRange> arms = semantic::armsOf(f, *b);
+  ASSERT_EQ(arms.size(), 4u);
+  const semantic::ArmEffects stored = semantic::effectsOf(f, "ModelNew.forward", arms[0]);
+  EXPECT_FALSE(stored.computes);
+  EXPECT_TRUE(stored.readsState);
+  const semantic::ArmEffects math = semantic::effectsOf(f, "ModelNew.forward", arms[1]);
+  EXPECT_TRUE(math.computes);
+  EXPECT_TRUE(math.torchMath);
+  EXPECT_FALSE(math.kernel);
+  EXPECT_TRUE(math.assigns);
+  EXPECT_TRUE(semantic::effectsOf(f, "ModelNew.forward", arms[2]).setup);
+  const semantic::ArmEffects logs = semantic::effectsOf(f, "ModelNew.forward", arms[3]);
+  EXPECT_FALSE(logs.computes);
+  EXPECT_FALSE(logs.assigns);
+  EXPECT_FALSE(semantic::effectsOf(f, "ModelNew.forward", LineRange{}).computes); // no arm
+  EXPECT_TRUE(semantic::effectsOf(f, "ModelNew.forward", LineRange{12, 12}).library); // `@`
+}
+
 } // namespace
 } // namespace kbaudit

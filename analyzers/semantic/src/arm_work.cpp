@@ -2,11 +2,14 @@
 
 #include "kbaudit/python/dtype.h"
 #include "kbaudit/semantic/float_cast.h"
+#include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/local_helper.h"
 #include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <string_view>
 
 namespace kbaudit::semantic {
 
@@ -86,6 +89,31 @@ ArmWork workAt(const Facts &f, const std::string &function, LineRange lines, int
   return w;
 }
 
+/// Calls that make the first calls different without changing the result: compiling,
+/// autotuning, capturing a CUDA graph, timing candidate configurations, building extensions.
+bool isSetupCall(const py::Call &c) {
+  const std::string r = scope::lower(c.resolved), m = scope::lower(c.method);
+  for (std::string_view s : {"torch.cuda.cudagraph", "torch.cuda.graph", "torch.cuda.make_graphed_callables",
+                             "torch.compile", "torch.cuda.synchronize", "torch.cuda.event", "triton.testing",
+                             "time.", "torch.utils.cpp_extension", "torch.cuda.stream"})
+    if (startsWith(r, s))
+      return true;
+  for (std::string_view s : {"tune", "warmup", "warm_up", "compile", "capture", "bench", "profile"})
+    if (m.find(s) != std::string::npos)
+      return true;
+  return m == "replay" || m == "record" || m == "elapsed_time";
+}
+
+/// Calls that neither compute nor report: views, copies, allocation, bookkeeping.
+bool isCheap(const py::Call &c) {
+  static const std::set<std::string_view> cheap = {
+      "clone", "detach", "view",  "reshape", "contiguous", "copy_",  "to",     "empty", "empty_like", "zeros",
+      "zeros_like", "fill_", "zero_", "len", "isinstance", "getattr", "setattr", "hasattr", "tuple", "list",
+      "dict", "int", "float", "bool", "min", "max", "append", "get", "items", "keys", "values", "range", "size",
+      "dim", "numel", "stride", "data_ptr", "item"};
+  return cheap.count(c.method) || scope::isLoggingCall(c.resolved) || scope::isExceptionConstructor(c.resolved);
+}
+
 } // namespace
 
 std::vector<LineRange> armsOf(const Facts &f, const py::Branch &b) {
@@ -136,6 +164,38 @@ unsigned precisionBits(std::string_view dtype) {
   if (dtype == "tf32")
     return 19;
   return dtype::dtypeBits(dtype);
+}
+
+ArmEffects effectsOf(const Facts &facts, const std::string &function, LineRange arm) {
+  ArmEffects s;
+  if (!arm.valid())
+    return s;
+  const py::PythonFacts &py = facts.python;
+  const ArmWork work = workIn(facts, function, arm);
+  s.library = work.library;
+  s.kernel = !work.kernels.empty();
+  for (const py::Call *c : scope::callsIn(py, function, arm)) {
+    s.setup |= isSetupCall(*c);
+    if (isCheap(*c))
+      continue;
+    s.computes = true;
+    if (startsWith(c->resolved, "torch.") && !startsWith(c->resolved, "torch.cuda.") &&
+        c->resolved.find("empty") == std::string::npos)
+      s.torchMath = true;
+  }
+  for (const py::Assignment &a : py.assignments)
+    if (scope::inFunction(a.function, function) && scope::contains(arm, a.lines))
+      s.assigns = true;
+  for (const py::OperatorUse &o : py.operators)
+    if (scope::inFunction(o.function, function) && scope::contains(arm, o.lines))
+      s.computes = s.library = s.torchMath = true;
+  s.computes |= s.library || s.kernel;
+  s.torchMath |= s.library;
+  if (!s.computes)
+    for (const py::SelfAccess &a : py.selfAccesses)
+      if (!a.write && scope::inFunction(a.function, function) && scope::contains(arm, a.lines))
+        s.readsState = true;
+  return s;
 }
 
 } // namespace kbaudit::semantic

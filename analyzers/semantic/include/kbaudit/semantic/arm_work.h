@@ -42,4 +42,18 @@ ArmWork workIn(const Facts &facts, const std::string &function, LineRange lines)
 /// Bits of a canonical dtype, with "tf32" counted as 19 (its mantissa is that of fp16).
 unsigned precisionBits(std::string_view dtype);
 
+/// What one arm of a branch does, for RUB004 (call-count gating): whether it computes, how
+/// (torch operators or an authored kernel), whether it only reads stored state, and whether it
+/// is one-time setup (compiling, autotuning, capturing a graph, timing configurations).
+struct ArmEffects {
+  bool computes = false;  ///< launches a kernel, calls a library op or uses `@`
+  bool library = false;   ///< a heavy torch/library op (the reference's own arithmetic)
+  bool kernel = false;    ///< an authored kernel or extension function
+  bool readsState = false;///< reads self attributes or module state without computing
+  bool torchMath = false; ///< computes through torch operators rather than an authored kernel
+  bool assigns = false;   ///< changes some state
+  bool setup = false;     ///< makes the first calls differ without changing the result
+};
+ArmEffects effectsOf(const Facts &facts, const std::string &function, LineRange arm);
+
 } // namespace kbaudit::semantic
