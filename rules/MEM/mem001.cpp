@@ -6,6 +6,7 @@
 #include "mem_python.h"
 #include "semantic_names.h"
 
+#include "kbaudit/semantic/cache_hit.h"
 #include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/identity_cache.h"
 #include "kbaudit/semantic/memoized_calls.h"
@@ -38,26 +39,6 @@ public:
   }
 
 private:
-  /// Any call on `lines` that does work (a kernel, an extension, a graph replay, a method).
-  static bool computesOn(const Facts &f, const py::Function &fn, LineRange lines, LineRange test) {
-    for (const py::Call *c : mem::callsOn(f.python, fn.qualname, lines))
-      if (!mem::isInertCall(*c) && !(c->lines.begin >= test.begin && c->lines.end <= test.end))
-        return true;
-    return false;
-  }
-
-  /// The return that serves a cache hit: inside the hit block, or the first one after a miss
-  /// block that only refills the cache.
-  static const mem::Statement *hitReturn(const std::vector<mem::Statement> &rets, LineRange hit, bool afterBlock) {
-    for (const mem::Statement &r : rets) {
-      if (!afterBlock && mem::within(r.lines, hit))
-        return &r;
-      if (afterBlock && r.lines.begin > hit.end)
-        return &r;
-    }
-    return nullptr;
-  }
-
   static void checkBranch(const Facts &f, const py::Function &fn, bool entry, const py::Branch &b, FindingSink &sink) {
     const std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())
@@ -71,21 +52,13 @@ private:
       return;
     const bool versioned = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Version); });
     const bool identity = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Identity); });
-    const mem::BranchBlocks blocks = mem::blocksOf(b);
-    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
-
     // A hit that returns what was stored, with no work between the test and the return.
-    const LineRange missEnd{blocks.body.begin, blocks.orelse.valid() ? blocks.orelse.end : blocks.body.end};
-    const mem::Statement *ret = positive ? hitReturn(rets, blocks.body, false) : hitReturn(rets, missEnd, true);
-    if (ret && semantic::returnsStoredState(f.python, fn, *ret->value)) {
-      const LineRange between = positive ? LineRange{blocks.body.begin, ret->lines.end}
-                                         : LineRange{missEnd.end + 1, ret->lines.end};
-      if (!computesOn(f, fn, between, b.lines)) {
-        reportHit(fn, entry, b, *ret, keys, versioned, identity, sink);
-        return;
-      }
+    if (const std::optional<mem::Statement> ret = semantic::storedHit(f.python, fn, b, positive)) {
+      reportHit(fn, entry, b, *ret, keys, versioned, identity, sink);
+      return;
     }
     // A miss that refills data derived from the input, reused while the same object comes back.
+    const mem::BranchBlocks blocks = mem::blocksOf(b);
     const LineRange miss = negative ? blocks.body : blocks.orelse;
     if (!miss.valid() || versioned)
       return;
@@ -111,29 +84,10 @@ private:
                 identity ? Confidence::Medium : Confidence::Low);
   }
 
-  static bool capturesGraph(const Facts &f, const py::Function &fn, LineRange miss) {
-    const auto graphy = [](std::string_view s) {
-      for (std::string_view w : {"graph", "Graph", "replay", "capture"})
-        if (s.find(w) != std::string_view::npos)
-          return true;
-      return false;
-    };
-    for (const py::Call *c : mem::callsOn(f.python, fn.qualname, miss)) {
-      if (graphy(c->resolved) || graphy(c->callee))
-        return true;
-      // One level into the class's own helpers: `self._build(x)`.
-      if (c->receiver == "self" && !fn.className.empty())
-        for (const py::Call &inner : f.python.calls)
-          if (inner.function == fn.className + "." + c->method && (graphy(inner.resolved) || graphy(inner.callee)))
-            return true;
-    }
-    return false;
-  }
-
   static void checkDerivedRefill(const Facts &f, const py::Function &fn, const py::Branch &b, LineRange miss,
                                  const std::vector<Key> &keys, bool identity, FindingSink &sink) {
     const std::string derived = semantic::derivedRefill(f.python, fn, miss, keys);
-    if (derived.empty() || capturesGraph(f, fn, miss))
+    if (derived.empty() || semantic::capturesGraph(f.python, fn, miss))
       return;
     sink.report(b.lines,
                 {{"key", semantic::describeKeys(keys)}, {"function", fn.qualname},

@@ -8,9 +8,8 @@
 #include "kbaudit/semantic/host_function_body.h"
 #include "kbaudit/semantic/buffer_writes.h"
 #include "kbaudit/semantic/expr_query.h"
-#include "kbaudit/semantic/input_view.h"
+#include "kbaudit/semantic/returned_inputs.h"
 
-#include <algorithm>
 #include <optional>
 
 namespace kbaudit::rules {
@@ -25,16 +24,16 @@ std::set<std::size_t> referenceOwnedInputs(const problems::ProblemContext *probl
   if (!problem || !problem->reference.found)
     return out;
   const problems::ReferenceSummary &ref = problem->reference;
-  const py::Function *entry = ref.facts.findFunction(ref.entry);
-  if (!entry)
-    return out;
-  const std::vector<std::string> params = mem::inputParams(*entry);
-  for (const mem::Statement &r : mem::returns(ref.facts, *entry))
-    for (const py::Expr *item : mem::returnedItems(*r.value))
-      for (std::size_t i = 0; i < params.size(); ++i)
-        if (semantic::isViewOfParam(*item, params[i]) && !mem::reboundBefore(ref.facts, *entry, params[i], r.lines.begin))
-          out.insert(i);
+  if (const py::Function *entry = ref.facts.findFunction(ref.entry))
+    for (const semantic::ReturnedInput &r : semantic::returnedInputs(ref.facts, *entry))
+      out.insert(r.position);
   return out;
+}
+
+/// Without the problem, whether the reference hands back or updates its inputs is unknown, so
+/// a finding is for review only.
+std::optional<Confidence> reviewWithoutProblem(const CheckContext &ctx) {
+  return ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low);
 }
 
 class Mem003 final : public Check {
@@ -57,32 +56,25 @@ private:
                          FindingSink &sink) {
     const Facts &f = ctx.facts;
     const std::vector<std::string> params = mem::inputParams(fn);
-    const std::vector<mem::Statement> rets = mem::returns(f.python, fn);
     std::set<std::size_t> reported;
-    for (const mem::Statement &r : rets) {
-      for (const py::Expr *item : mem::returnedItems(*r.value)) {
-        for (std::size_t i = 0; i < params.size(); ++i) {
-          const std::string &p = params[i];
-          if (owned.count(i) || reported.count(i) || !semantic::isViewOfParam(*item, p) ||
-              mem::reboundBefore(f.python, fn, p, r.lines.begin))
-            continue;
-          reported.insert(i);
-          const std::vector<semantic::InPlaceWrite> writes = semantic::inPlaceWrites(f, fn, p);
-          const std::string form = semantic::isName(*item, p)
-                                       ? "returns its input `" + p + "`"
-                                       : "returns `" + semantic::quote(*item) + "`, a view of its input `" + p + "`";
-          if (writes.empty()) {
-            sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
-                        "no write into the input is visible; the output shares the input's storage",
-                        Confidence::Low);
-            continue;
-          }
-          sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", writes.front().how}},
-                      "the result is written into the caller's input tensor (line " +
-                          std::to_string(writes.front().lines.begin) + ") and handed back as the output",
-                      ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
-        }
+    for (const semantic::ReturnedInput &r : semantic::returnedInputs(f.python, fn)) {
+      if (owned.count(r.position))
+        continue;
+      reported.insert(r.position);
+      const std::string &p = r.param;
+      const std::vector<semantic::InPlaceWrite> writes = semantic::inPlaceWrites(f, fn, p);
+      const std::string form = semantic::isName(*r.item, p)
+                                   ? "returns its input `" + p + "`"
+                                   : "returns `" + semantic::quote(*r.item) + "`, a view of its input `" + p + "`";
+      if (writes.empty()) {
+        sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", "the caller's storage is the output"}},
+                    "no write into the input is visible; the output shares the input's storage", Confidence::Low);
+        continue;
       }
+      sink.report(r.lines, {{"function", fn.qualname}, {"what", form}, {"how", writes.front().how}},
+                  "the result is written into the caller's input tensor (line " +
+                      std::to_string(writes.front().lines.begin) + ") and handed back as the output",
+                  reviewWithoutProblem(ctx));
     }
     // Results written into an input that is not returned: the caller's data changes under it.
     for (std::size_t i = 0; i < params.size(); ++i) {
@@ -93,7 +85,7 @@ private:
           continue; // a kernel argument is usually read, not written
         sink.report(w.lines, {{"function", fn.qualname}, {"what", "overwrites its input `" + params[i] + "`"}, {"how", w.how}},
                     "the caller's input changes, so repeated timed calls no longer see the original data",
-                    ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+                    reviewWithoutProblem(ctx));
         break;
       }
     }
@@ -104,10 +96,7 @@ private:
   static void checkExtensions(const CheckContext &ctx, const std::set<std::size_t> &owned, FindingSink &sink) {
     const Facts &f = ctx.facts;
     for (const cxx::ExportedFunction &e : f.cxx.exports) {
-      const cxx::CxxFunction *fn = nullptr;
-      for (const cxx::CxxFunction &c : f.cxx.functions)
-        if (c.definition && c.qualifiedName == e.target)
-          fn = &c;
+      const cxx::CxxFunction *fn = semantic::exportDefinition(f.cxx, e);
       if (!fn)
         continue;
       for (const cxxbody::ReturnedParameter &r : cxxbody::returnedParameters(f, *fn)) {
@@ -118,7 +107,7 @@ private:
                     {{"function", fn->qualifiedName}, {"what", "returns its tensor argument `" + r.name + "`"},
                      {"how", "forward passes its input `" + input + "` there and returns the result"}},
                     "the extension hands back the caller's input tensor as the output",
-                    ctx.problem ? std::nullopt : std::optional<Confidence>(Confidence::Low));
+                    reviewWithoutProblem(ctx));
         break;
       }
     }
@@ -132,19 +121,9 @@ private:
       const py::Function *fn = f.python.findFunction(entry);
       if (!fn)
         continue;
-      const std::vector<std::string> params = mem::inputParams(*fn);
-      const std::vector<mem::Statement> rets = mem::returns(f.python, *fn);
-      for (const py::Call &c : f.python.calls) {
-        if (c.function != entry || c.method != exported)
-          continue;
-        const bool returned = std::any_of(rets.begin(), rets.end(), [&](const mem::Statement &r) { return r.lines.contains(c.lines.begin); });
-        const py::Argument *arg = c.positionalArg(index);
-        if (!returned || !arg || arg->value.kind != py::ExprKind::Name)
-          continue;
-        for (std::size_t i = 0; i < params.size(); ++i)
-          if (semantic::isName(arg->value, params[i]) && !owned.count(i) && !mem::reboundBefore(f.python, *fn, params[i], c.lines.begin))
-            return params[i];
-      }
+      for (const semantic::PassedInput &p : semantic::inputsPassedToReturnedCall(f.python, *fn, exported, index))
+        if (!owned.count(p.position))
+          return p.param;
     }
     return {};
   }

@@ -1,13 +1,14 @@
 #pragma once
 
-// Shared reading of Python control flow for the MEM rules: which functions forward reaches,
-// what a branch's blocks are (from Branch::arms), which calls do work, and the calls on a range
-// of lines. Who the inputs are, what a function returns and what a cache key reads are the
-// semantic layer's answers (input_aliases, returned_items, cache_key), re-exported here under
-// the names the MEM checks use.
+// Shared start of the MEM rules: which functions forward reaches. A branch's blocks, which
+// calls do work, who the inputs are, what a function returns and what a cache key reads are
+// the semantic layer's answers (branch_blocks, call_work, input_aliases, returned_items,
+// cache_key), re-exported here under the names the MEM checks use.
 
 #include "kbaudit/facts.h"
+#include "kbaudit/semantic/branch_blocks.h"
 #include "kbaudit/semantic/cache_key.h"
+#include "kbaudit/semantic/call_work.h"
 #include "kbaudit/semantic/condition_parts.h"
 #include "kbaudit/semantic/input_aliases.h"
 #include "kbaudit/semantic/returned_items.h"
@@ -36,22 +37,12 @@ inline std::vector<Statement> returns(const py::PythonFacts &facts, const py::Fu
   return semantic::returnsOf(facts, fn);
 }
 
-/// The lines an if/elif test guards (its block), and the block of its `else`, if any.
-struct BranchBlocks {
-  LineRange body;     ///< the if-block (for a one-line `if c: stmt`, the test's own line)
-  LineRange orelse;   ///< {0,0} when there is no else
-  bool inlineBody = false;
-};
-/// From the branch's arms (if/elif); empty for branch kinds without arms.
-BranchBlocks blocksOf(const py::Branch &b);
-
-bool within(LineRange inner, LineRange outer);
-
-/// A call that does no work the timing is meant to measure (metadata, views, copies, allocation,
-/// builtins): it cannot stand for recomputing a result.
-bool isInertCall(const py::Call &c);
-
-/// Calls in `fn` (and its nested defs) on `lines`.
-std::vector<const py::Call *> callsOn(const py::PythonFacts &facts, std::string_view fn, LineRange lines);
+// A cache test's blocks and which calls do work are the semantic layer's answers
+// (kbaudit/semantic/branch_blocks.h, call_work.h).
+using semantic::BranchBlocks;
+using semantic::blocksOf;
+using semantic::callsOn;
+using semantic::isInertCall;
+using semantic::within;
 
 } // namespace kbaudit::rules::mem

@@ -5,10 +5,9 @@
 #include "semantic_names.h"
 #include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/caller_knowledge.h"
+#include "kbaudit/semantic/guarded_code.h"
 
 #include <algorithm>
-#include <array>
-#include <map>
 #include <set>
 
 namespace kbaudit::rules {
@@ -18,7 +17,6 @@ using namespace pytext;
 using namespace rubscope;
 
 using semantic::CallerSniff;
-using semantic::hasGraderWord;
 
 class Analysis {
 public:
@@ -70,25 +68,17 @@ private:
       h.sniff = caller_.nameAmong(b.function, b.names);
     if (!h.sniff)
       h.sniff = frameLoop(b);
-    if (!h.sniff || onlyLogs(b))
+    if (!h.sniff || semantic::onlyReports(py_, b))
       return std::nullopt;
-    if (!h.sniff.env)
-      for (const py::StringConstant &s : py_.strings)
-        if (s.function == b.function && contains(b.lines, s.lines) && hasGraderWord(s.value.value))
-          h.sniff.graderString = true;
+    if (!h.sniff.env && semantic::stringNamesGrader(py_, b.function, b.lines, false))
+      h.sniff.graderString = true;
     return h;
   }
 
   /// `for f in inspect.stack(): if "benchmark" in f.filename:`: the test names the grader and
   /// the same function walks the frames before it.
   CallerSniff frameLoop(const py::Branch &b) const {
-    if (b.function.empty())
-      return {};
-    bool grader = false;
-    for (const py::StringConstant &s : py_.strings)
-      if (s.function == b.function && contains(b.lines, s.lines) && !s.docstring)
-        grader |= hasGraderWord(s.value.value);
-    if (!grader)
+    if (b.function.empty() || !semantic::stringNamesGrader(py_, b.function, b.lines, true))
       return {};
     const py::Function *fn = py_.findFunction(b.function);
     if (!fn)
@@ -99,28 +89,6 @@ private:
       return s;
     }
     return {};
-  }
-
-  /// The guarded code only prints, logs or raises (a debug switch or a sanity check), so no
-  /// result the grader sees changes.
-  bool onlyLogs(const py::Branch &b) const {
-    bool any = false;
-    for (const py::Call *c : callsIn(py_, b.function, b.body)) {
-      if (contains(b.lines, c->lines))
-        continue;
-      if (!isLoggingCall(c->resolved) && !isExceptionConstructor(c->resolved))
-        return false;
-      any = true;
-    }
-    if (!any)
-      return false;
-    for (const py::Assignment &a : py_.assignments)
-      if (inFunction(a.function, b.function) && contains(b.body, a.lines) && !contains(b.lines, a.lines))
-        return false;
-    for (const py::OperatorUse &o : py_.operators)
-      if (inFunction(o.function, b.function) && contains(b.body, o.lines))
-        return false;
-    return true;
   }
 
   void emit(const Hit &h, FindingSink &sink) const {

@@ -13,13 +13,8 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
-#include "kbaudit/semantic/exact_size_test.h"
-#include "kbaudit/semantic/expr_structure.h"
-#include "kbaudit/semantic/expr_reads.h"
+#include "kbaudit/semantic/size_gates.h"
 
-#include <algorithm>
-#include <cctype>
-#include <map>
 #include <optional>
 #include <set>
 
@@ -38,15 +33,15 @@ public:
     if (!forwardFound(f, sink))
       return;
     const std::set<std::string> reachable = reachableFromForward(f);
-    const std::map<std::string, std::string> decisions = exactDecisions(f, reachable);
+    const semantic::SizeGateNames decisions(f.python, reachable);
     for (const py::Branch &b : f.python.branches) {
       if (!reachable.count(b.function) || (b.kind != "if" && b.kind != "elif"))
         continue;
-      std::optional<std::string> gate = exactGate(f, std::string_view(b.condition), b.function);
+      std::optional<std::string> gate = semantic::exactSizeGate(f.python, std::string_view(b.condition), b.function);
       if (!gate)
         for (const std::string &n : b.names)
-          if (auto it = decisions.find(scopeKey(b.function, n)); it != decisions.end())
-            gate = it->second + " (through " + n + ")";
+          if (std::optional<std::string> through = decisions.gateOf(b.function, n))
+            gate = *through + " (through " + n + ")";
       if (!gate)
         continue;
       reportDifference(ctx, b, *gate, sink);
@@ -54,66 +49,6 @@ public:
   }
 
 private:
-  static std::string scopeKey(std::string_view function, std::string_view name) {
-    if (startsWith(name, "self."))
-      return classOf(function) + "#" + std::string(name);
-    return std::string(function) + ":" + std::string(name);
-  }
-
-  /// Whether `subject` (a name, attribute, tuple of them or expression) holds a size:
-  /// it reads a shape, or every name in it is a shape-derived local, a parameter of a
-  /// helper, or a self attribute set in __init__ (the constructor's size arguments).
-  static bool isSize(const Facts &f, const semantic::ExactSizeTest &t, const std::string &function) {
-    if (t.subjectReadsShape)
-      return true;
-    return !t.items.empty() && std::all_of(t.items.begin(), t.items.end(),
-                                           [&](const std::string &item) { return sizeName(f, item, function); });
-  }
-
-  static bool sizeName(const Facts &f, std::string_view name, const std::string &function) {
-    for (char c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.')
-        return false;
-    if (startsWith(name, "self.")) {
-      const std::string init = classOf(function) + ".__init__";
-      for (const py::Assignment &a : f.python.assignments)
-        if (a.function == init && a.target == name)
-          return true;
-      return false;
-    }
-    for (const py::Assignment &a : f.python.assignments)
-      if (a.function == function && a.kind == py::Assignment::TargetKind::Name && a.target == name &&
-          (semantic::readsShape(a.value) || semantic::readsAttributeOf(a.value, "self")))
-        return true;
-    if (const py::Function *fn = f.python.findFunction(function); fn && fn->name != "forward")
-      return std::find(fn->params.begin(), fn->params.end(), name) != fn->params.end();
-    return false;
-  }
-
-  template <typename Condition>
-  static std::optional<std::string> exactGate(const Facts &f, const Condition &condition, const std::string &function) {
-    for (const semantic::ExactSizeTest &t : semantic::exactSizeTests(condition))
-      if (isSize(f, t, function))
-        return t.clause;
-    return std::nullopt;
-  }
-
-  /// Names assigned an exact-size test (`use_fp8 = M == 16384`), keyed by scope.
-  static std::map<std::string, std::string> exactDecisions(const Facts &f, const std::set<std::string> &reachable) {
-    std::map<std::string, std::string> out;
-    for (const py::Assignment &a : f.python.assignments) {
-      if (!reachable.count(a.function) && a.function.find("__init__") == std::string::npos)
-        continue;
-      if (a.value.kind != py::ExprKind::Comparison && a.value.kind != py::ExprKind::BoolOp)
-        continue;
-      if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
-        continue;
-      if (std::optional<std::string> g = exactGate(f, a.value, a.function))
-        out.emplace(scopeKey(a.function, a.target), *g);
-    }
-    return out;
-  }
-
   static bool reportDifference(const CheckContext &ctx, const py::Branch &b, const std::string &gate,
                                FindingSink &sink) {
     const std::vector<LineRange> arms = armsOf(ctx.facts, b);

@@ -14,12 +14,8 @@
 #include "semantic_names.h"
 #include "rub_branch_work.h"
 
-#include "kbaudit/semantic/magnitude_decision.h"
-#include "kbaudit/semantic/input_samples.h"
-#include "kbaudit/semantic/scoped_names.h"
+#include "kbaudit/semantic/sample_gates.h"
 
-#include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
 
@@ -30,12 +26,7 @@ using namespace pytext;
 using namespace rub;
 
 using semantic::SampleStrength;
-
-struct Sample {
-  SampleStrength strength = SampleStrength::None;
-  std::string what; ///< "x.flatten()[:8192].abs().max()"
-  LineRange lines;
-};
+using Sample = semantic::InputSample;
 
 class Scan {
 public:
@@ -43,16 +34,14 @@ public:
       : f_(ctx.facts), reachable_(reachableFromForward(f_)) {}
 
   void run(FindingSink &sink) {
-    for (const semantic::InputSample &s : semantic::inputSamples(f_, reachable_))
-      addSample(s.function, Sample{s.strength, s.what, s.lines});
-    if (samples_.empty())
+    const semantic::SampleGates gates(f_, reachable_);
+    if (gates.empty())
       return;
-    propagate();
     std::set<unsigned> reported;
     for (const py::Branch &b : f_.python.branches) {
       if (!reachable_.count(b.function) || (b.kind != "if" && b.kind != "elif" && b.kind != "conditional"))
         continue;
-      const std::optional<Sample> gate = gateOf(b);
+      const std::optional<Sample> gate = gates.gateOf(b);
       if (!gate || reported.count(gate->lines.begin))
         continue;
       if (report(b, *gate, sink))
@@ -63,54 +52,6 @@ public:
 private:
   const Facts &f_;
   std::set<std::string> reachable_;
-  /// Sample reads by line, and names holding a decision derived from one.
-  std::map<std::string, Sample> samples_; ///< "function@line"
-  semantic::ScopedNames<Sample> tainted_;
-
-  static std::string at(std::string_view function, unsigned line) {
-    return std::string(function) + "@" + std::to_string(line);
-  }
-
-  void addSample(const std::string &function, Sample s) {
-    auto [it, inserted] = samples_.emplace(at(function, s.lines.begin), s);
-    if (!inserted && static_cast<int>(s.strength) > static_cast<int>(it->second.strength))
-      it->second = s;
-  }
-
-  const Sample *sampleOn(const std::string &function, LineRange lines) const {
-    for (unsigned n = lines.begin; lines.valid() && n <= lines.end; ++n)
-      if (auto it = samples_.find(at(function, n)); it != samples_.end())
-        return &it->second;
-    return nullptr;
-  }
-
-  void propagate() {
-    for (int round = 0; round < 4; ++round) {
-      bool grew = false;
-      for (const py::Assignment &a : f_.python.assignments) {
-        if (!reachable_.count(a.function) || !semantic::carriesDecision(a.value))
-          continue;
-        if (a.kind != py::Assignment::TargetKind::Name && a.kind != py::Assignment::TargetKind::SelfAttribute)
-          continue;
-        const Sample *s = sampleOn(a.function, a.lines);
-        if (!s)
-          if (const auto *read = tainted_.readBy(a.function, a.value))
-            s = &read->second;
-        if (s && tainted_.bind(a.function, a.target, Sample(*s)))
-          grew = true;
-      }
-      if (!grew)
-        break;
-    }
-  }
-
-  std::optional<Sample> gateOf(const py::Branch &b) const {
-    if (const Sample *s = sampleOn(b.function, b.lines))
-      return *s;
-    if (const auto *read = tainted_.readAmong(b.function, b.names))
-      return read->second;
-    return std::nullopt;
-  }
 
   bool report(const py::Branch &b, const Sample &gate, FindingSink &sink) const {
     const std::vector<LineRange> arms = armsOf(f_, b);

@@ -8,6 +8,7 @@
 
 #include "kbaudit/semantic/def_use.h"
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/process_limits.h"
 #include "kbaudit/semantic/process_values.h"
 #include "kbaudit/semantic/signal_handlers.h"
 
@@ -17,19 +18,6 @@ namespace kbaudit::rules {
 namespace {
 
 using namespace pytext;
-
-// Limits a harness sets on time and memory: raising them lets the run outlast or outgrow them.
-constexpr std::string_view kHarnessLimits[] = {"RLIMIT_CPU",  "RLIMIT_AS",    "RLIMIT_DATA",   "RLIMIT_RSS",
-                                               "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_RTTIME", "RLIMIT_MEMLOCK"};
-constexpr std::string_view kProcessControl[] = {"ptrace",          "prctl",           "seccomp",
-                                                "seccomp_load",    "seccomp_init",    "seccomp_rule_add",
-                                                "process_vm_writev", "process_vm_readv"};
-// syscall numbers (x86-64) of ptrace, prctl and seccomp, for `libc.syscall(101, ...)`.
-constexpr double kControlSyscalls[] = {101, 157, 317};
-
-template <std::size_t N> bool among(const std::string_view (&set)[N], std::string_view s) {
-  return std::find(std::begin(set), std::end(set), s) != std::end(set);
-}
 
 std::string joined(const std::vector<std::string> &names) {
   std::string out;
@@ -94,22 +82,10 @@ private:
                  false);
   }
 
-  static std::optional<double> seconds(const py::PythonFacts &py, const py::Call &c) {
-    const py::Argument *a = c.positionalArg(c.resolved == "signal.setitimer" ? 1 : 0);
-    if (!a)
-      return std::nullopt;
-    const py::Expr &v = semantic::bindingOf(py, a->value);
-    return v.number;
-  }
-
   static void alarm(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink) {
-    const std::optional<double> s = seconds(py, c);
+    const std::optional<double> s = semantic::alarmSeconds(py, c);
     if (s && *s == 0.0) {
-      bool ownAlarm = false;
-      for (const py::Call &o : py.calls)
-        if ((o.resolved == "signal.alarm" || o.resolved == "signal.setitimer") && o.function == c.function &&
-            o.lines.begin < c.lines.begin && seconds(py, o).value_or(1.0) != 0.0)
-          ownAlarm = true;
+      const bool ownAlarm = semantic::ownAlarmBefore(py, c);
       sites.report(sink, c.function, c.lines,
                    "`" + c.callee + "` cancels the pending alarm" +
                        std::string(ownAlarm ? "" : ", which the solution never set: the harness's time limit"),
@@ -153,21 +129,14 @@ private:
   }
 
   static void rlimit(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c, FindingSink &sink) {
-    const bool prlimit = c.resolved == "resource.prlimit";
-    const py::Argument *res = c.positionalArg(prlimit ? 1 : 0);
-    const py::Argument *limits = c.positionalArg(prlimit ? 2 : 1);
-    if (!res || !limits)
-      return;
-    const std::string limit(lastSegment(semantic::bindingOf(py, res->value).resolved));
-    if (limit == "RLIMIT_CORE")
+    const std::optional<semantic::LimitChange> change = semantic::limitChange(py, c);
+    if (!change || change->limit == "RLIMIT_CORE")
       return; // no core dumps: changes nothing the harness measures
-    bool raises = false;
-    for (const py::Expr &el : semantic::bindingOf(py, limits->value).elements)
-      if (endsWith(el.resolved, "RLIM_INFINITY") || semantic::readsBackSetting(py, el, c.function, "", "resource.getrlimit"))
-        raises = true;
-    const bool harness = among(kHarnessLimits, limit);
+    const std::string &limit = change->limit;
+    const bool raises = change->raises;
+    const bool harness = semantic::isHarnessLimit(limit);
     sites.report(sink, c.function, c.lines,
-                 "`" + c.callee + "` sets `" + (limit.empty() ? semantic::quote(res->value) : limit) + "`" +
+                 "`" + c.callee + "` sets `" + (limit.empty() ? semantic::quote(*change->resource) : limit) + "`" +
                      (raises ? " to the hard limit or infinity" : ""),
                  harness && raises ? "" : harness ? "the new value is not known to be higher than the harness's"
                                                   : "a limit the harness does not bound a run with",
@@ -190,18 +159,7 @@ private:
 
   static void processControl(const py::PythonFacts &py, const rub::ProcessSites &sites, const py::Call &c,
                              FindingSink &sink) {
-    // A view of the resolved name itself (a view of a substr() temporary would dangle).
-    const std::string_view root = std::string_view(c.resolved).substr(0, c.resolved.find('.'));
-    const bool binding = (root == "prctl" || root == "seccomp" || root == "pyseccomp" || root == "ptrace") &&
-                         c.method != "get_name" && c.method != "set_name";
-    const bool libc = !c.receiver.empty() && among(kProcessControl, c.method) && !py.findFunction(c.resolved);
-    bool syscall = false;
-    if (c.method == "syscall" && !c.receiver.empty())
-      if (const py::Argument *n = c.positionalArg(0))
-        if (const py::Expr &v = semantic::bindingOf(py, n->value); v.number)
-          syscall = std::find(std::begin(kControlSyscalls), std::end(kControlSyscalls), *v.number) !=
-                    std::end(kControlSyscalls);
-    if (!binding && !libc && !syscall)
+    if (!semantic::controlsProcess(py, c))
       return;
     sites.report(sink, c.function, c.lines,
                  "`" + c.callee + "` controls the process itself (ptrace, prctl or seccomp), below the harness", "",

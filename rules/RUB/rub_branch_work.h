@@ -1,47 +1,20 @@
 #pragma once
 
-// Helpers shared by RUB005 (shape-gated numerics) and RUB006 (input-distribution sniffing):
-// splitting an `if` statement into its arms and summarising the numeric work each arm does,
-// so a rule can ask "do the sides of this dispatch compute at the same precision".
+// RUB005's and RUB006's policy on the arms of a dispatch (semantic/arm_work.h says what each
+// arm computes): when one side counts as lower precision than the other.
 
-#include "kbaudit/facts.h"
 #include "kbaudit/problems/problem_context.h"
+#include "kbaudit/semantic/arm_work.h"
 
-#include <set>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace kbaudit::rules::rub {
 
-/// The line ranges of the arms of an `if`/`elif` statement: the branch's own block, each
-/// later `elif` block and the `else` block. An `if` without `else` gets an empty arm (the
-/// path that skips the block), or, when its block returns, the rest of the function (the
-/// path taken otherwise). Other branch kinds yield no arms. Read from Branch::arms.
-std::vector<LineRange> armsOf(const Facts &facts, const py::Branch &branch);
-
-/// A floating dtype (or a lowered matmul precision such as "tf32") used by some code.
-struct DtypeUse {
-  std::string dtype; ///< canonical ("fp8e4m3", "fp16", "tf32")
-  std::string note;  ///< "casts to fp16 (line 12)"
-};
-
-/// The numeric work on some lines of one function, following calls into the file's own
-/// helpers one level deep.
-struct ArmWork {
-  std::vector<DtypeUse> dtypes;       ///< host casts, casts in launched kernels, tf32 dots
-  std::set<std::string> kernels;      ///< Triton kernels / extension functions started
-  std::vector<std::string> notes;     ///< what the arm runs, for messages
-  bool library = false;               ///< a heavy torch/library op (matmul, conv, ...)
-  bool anyCall = false;               ///< the arm calls something other than an exception
-
-  std::set<std::string> dtypeSet() const;
-};
-
-ArmWork workIn(const Facts &facts, const std::string &function, LineRange lines);
-
-/// Bits of a canonical dtype, with "tf32" counted as 19 (its mantissa is that of fp16).
-unsigned precisionBits(std::string_view dtype);
+using semantic::ArmWork;
+using semantic::armsOf;
+using semantic::DtypeUse;
+using semantic::precisionBits;
+using semantic::workIn;
 
 /// Dtypes one arm uses that make it lower precision than another: below the problem's
 /// contract when there is one, else at most 16 bits, and not used by `other`.

@@ -3,7 +3,7 @@
 
 #include "all_checks.h"
 #include "time_common.h"
-#include "time_workers.h"
+#include "kbaudit/semantic/host_workers.h"
 
 #include <algorithm>
 #include <optional>
@@ -13,48 +13,18 @@
 namespace kbaudit::rules {
 namespace {
 
-using timing::PyIndex;
-
-constexpr std::string_view kThreads[] = {"threading.Thread", "threading.Timer", "_thread.start_new_thread",
-                                         "_thread.start_new", "multiprocessing.Process",
-                                         "multiprocessing.context.Process", "torch.multiprocessing.Process",
-                                         "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
-                                         "os.fork", "os.forkpty", "subprocess.Popen", "asyncio.to_thread"};
-constexpr std::string_view kPools[] = {"concurrent.futures.ThreadPoolExecutor",
-                                       "concurrent.futures.ProcessPoolExecutor",
-                                       "concurrent.futures.thread.ThreadPoolExecutor",
-                                       "concurrent.futures.process.ProcessPoolExecutor",
-                                       "multiprocessing.Pool",
-                                       "multiprocessing.pool.Pool",
-                                       "multiprocessing.pool.ThreadPool",
-                                       "multiprocessing.dummy.Pool",
-                                       "torch.multiprocessing.Pool"};
-constexpr std::string_view kSubmit[] = {"submit", "map", "imap", "imap_unordered", "starmap", "apply_async",
-                                        "map_async", "starmap_async", "apply", "run_in_executor"};
-// asyncio scheduling onto a loop that runs in another thread: a coroutine or a callback.
-constexpr std::string_view kAsync[] = {"asyncio.run_coroutine_threadsafe", "call_soon_threadsafe"};
-constexpr std::string_view kFeed[] = {"put", "put_nowait", "send", "set"};
-constexpr std::string_view kQueues[] = {"queue.Queue", "queue.SimpleQueue", "queue.LifoQueue",
-                                        "multiprocessing.Queue", "multiprocessing.SimpleQueue",
-                                        "multiprocessing.Pipe", "threading.Event", "threading.Condition",
-                                        "torch.multiprocessing.Queue"};
-
-template <std::size_t N> bool among(const std::string_view (&set)[N], std::string_view s) {
-  return std::find(std::begin(set), std::end(set), s) != std::end(set);
-}
-
-std::vector<std::string_view> asVector(auto &set) { return {std::begin(set), std::end(set)}; }
+using timing::ForwardReach;
 
 class Time003 final : public timing::TimingCheck {
 public:
   std::string_view id() const override { return "TIME003"; }
 
 protected:
-  void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
-    const std::vector<std::string> classes = timing::workerClasses(index.python());
-    checkReached(index, classes, sink);
-    checkFedWorkers(index, classes, sink);
-    checkCxx(ctx.facts, index, sink);
+  void check(const CheckContext &ctx, const ForwardReach &reach, FindingSink &sink) const override {
+    const std::vector<std::string> classes = semantic::workerClasses(reach.python());
+    checkReached(reach, classes, sink);
+    checkFedWorkers(reach, classes, sink);
+    checkCxx(ctx.facts, reach, sink);
   }
 
 private:
@@ -66,11 +36,11 @@ private:
 
   // What a worker runs decides: compiling extensions in parallel is fine, work is not, and
   // work the starting function waits for is still inside the call that is timed.
-  static Verdict judgeTarget(const PyIndex &index, const timing::WorkerTarget &t, bool joined) {
+  static Verdict judgeTarget(const ForwardReach &reach, const semantic::WorkerTarget &t, bool joined) {
     Verdict v;
     if (joined)
       return v;
-    if (!t.function.empty() && (index.onlyBuilds(t.function) || !index.doesWork(t.function)))
+    if (!t.function.empty() && (reach.onlyBuilds(t.function) || !reach.doesWork(t.function)))
       return v; // a build, or bookkeeping (a logger, a watchdog) that moves no work off the timed path
     v.report = true;
     v.why = t.function.empty() ? (t.expr ? "runs `" + t.expr->text + "` (not resolved to a function here)"
@@ -83,33 +53,25 @@ private:
 
   static constexpr std::string_view kUnjoined = "nothing waits for it before forward returns";
 
-  static bool waitsForChildren(const PyIndex &index, const std::string &fn) {
-    for (const py::Call *c : index.callsWithin(fn))
-      if (c->resolved == "os.waitpid" || c->resolved == "os.wait" || c->resolved == "os.wait4" ||
-          c->resolved == "os.waitid")
-        return true;
-    return false;
-  }
-
-  static void checkReached(const PyIndex &index, const std::vector<std::string> &classes, FindingSink &sink) {
-    for (const py::Call &c : index.python().calls) {
-      if (!index.reached(c.function))
+  static void checkReached(const ForwardReach &reach, const std::vector<std::string> &classes, FindingSink &sink) {
+    for (const py::Call &c : reach.python().calls) {
+      if (!reach.reached(c.function))
         continue;
       const bool workerClass = std::find(classes.begin(), classes.end(), c.resolved) != classes.end();
-      if (among(kThreads, c.resolved) || workerClass || among(kAsync, c.resolved) || among(kAsync, c.method) ||
-          isTask(c)) {
-        checkStart(index, classes, c, workerClass, sink);
+      if (semantic::startsThreadOrProcess(c) || workerClass || semantic::handsToLoopThread(c) ||
+          semantic::schedulesTask(c)) {
+        checkStart(reach, classes, c, workerClass, sink);
         continue;
       }
-      if (among(kSubmit, c.method) && !c.receiver.empty() && submitsToPool(index, c)) {
-        const py::Argument *t = timing::argument(c, c.method == "run_in_executor" ? 1 : 0, "fn");
-        const std::string handle = timing::handleOf(index, c);
-        const bool joined = handle == "with" || timing::joinedIn(index, c.function, handle) ||
-                            poolIsContext(index, c) || c.method == "map" || c.method == "starmap" ||
+      if (semantic::submitsToPool(reach, c)) {
+        const py::Argument *t = timing::argumentOf(c, c.method == "run_in_executor" ? 1 : 0, "fn");
+        const std::string handle = semantic::handleOf(reach, c);
+        const bool joined = handle == "with" || semantic::joinedIn(reach, c.function, handle) ||
+                            semantic::poolIsContext(reach, c) || c.method == "map" || c.method == "starmap" ||
                             c.method == "apply";
-        const timing::WorkerTarget target{t ? index.resolveCallable(t->value, c.function) : std::string(),
+        const semantic::WorkerTarget target{t ? reach.resolveCallable(t->value, c.function) : std::string(),
                                           t ? &t->value : nullptr};
-        const Verdict v = judgeTarget(index, target, joined);
+        const Verdict v = judgeTarget(reach, target, joined);
         if (v.report)
           sink.report(c.lines, {{"detail", "`" + c.callee + "` hands forward's work to a pool that " + v.why}},
                       std::string(kUnjoined), v.confidence);
@@ -117,12 +79,12 @@ private:
     }
   }
 
-  static void checkStart(const PyIndex &index, const std::vector<std::string> &classes, const py::Call &c,
+  static void checkStart(const ForwardReach &reach, const std::vector<std::string> &classes, const py::Call &c,
                          bool workerClass, FindingSink &sink) {
-    const std::string handle = timing::handleOf(index, c);
-    const bool joined = timing::joinedIn(index, c.function, handle);
+    const std::string handle = semantic::handleOf(reach, c);
+    const bool joined = semantic::joinedIn(reach, c.function, handle);
     if (c.resolved == "os.fork" || c.resolved == "os.forkpty") {
-      if (!waitsForChildren(index, c.function))
+      if (!semantic::waitsForChildren(reach, c.function))
         sink.report(c.lines, {{"detail", "`" + c.callee + "()` forks a process on forward's path"}},
                     "nothing waits for the child before forward returns");
       return;
@@ -133,17 +95,17 @@ private:
                     "not waited for before forward returns");
       return;
     }
-    if (workerClass && !timing::workerStarted(index, c, handle))
+    if (workerClass && !semantic::workerStarted(reach, c, handle))
       return;
-    if (isTask(c)) {
+    if (semantic::schedulesTask(c)) {
       // A task runs on the current loop, and an `await` (not a fact) may wait for it: review.
       if (!joined)
         sink.report(c.lines, {{"detail", "`" + c.callee + "` schedules an asyncio task on forward's path"}},
                     "whether anything awaits it before forward returns is not known statically", Confidence::Low);
       return;
     }
-    const Verdict v = judgeTarget(index, timing::workerTarget(index, c, classes), joined);
-    const std::string starts = among(kAsync, c.resolved) || among(kAsync, c.method)
+    const Verdict v = judgeTarget(reach, semantic::workerTarget(reach, c, classes), joined);
+    const std::string starts = semantic::handsToLoopThread(c)
                                    ? "` hands a coroutine to an event loop in another thread"
                                    : "` starts a thread or process on forward's path";
     if (v.report)
@@ -151,70 +113,40 @@ private:
                   v.confidence);
   }
 
-  static bool isTask(const py::Call &c) {
-    return c.resolved == "asyncio.create_task" || c.resolved == "asyncio.ensure_future" ||
-           (c.method == "create_task" && !c.receiver.empty());
-  }
-
-  static bool submitsToPool(const PyIndex &index, const py::Call &c) {
-    return c.method == "run_in_executor" || index.boundToCall(c.receiver, c.function, asVector(kPools)) ||
-           c.receiver.find("Executor(") != std::string::npos || c.receiver.find("Pool(") != std::string::npos;
-  }
-
-  static bool poolIsContext(const PyIndex &index, const py::Call &c) {
-    for (const py::Assignment &a : index.python().assignments)
-      if (a.target == c.receiver && a.op == "with" && among(kPools, a.value.resolved))
-        return true;
-    return false;
-  }
-
   // A worker started outside forward (at import, in __init__) whose target does work, and a
   // forward that hands it inputs: through a queue, pipe or event, or through a container or
   // attribute the worker polls.
-  static void checkFedWorkers(const PyIndex &index, const std::vector<std::string> &classes, FindingSink &sink) {
+  static void checkFedWorkers(const ForwardReach &reach, const std::vector<std::string> &classes, FindingSink &sink) {
     std::vector<std::pair<std::string, std::string>> workers; // function, "worker `f` started at line N"
-    for (const py::Call &c : index.python().calls) {
+    for (const py::Call &c : reach.python().calls) {
       const bool workerClass = std::find(classes.begin(), classes.end(), c.resolved) != classes.end();
-      if (index.reached(c.function) || !(among(kThreads, c.resolved) || workerClass))
+      if (reach.reached(c.function) || !(semantic::startsThreadOrProcess(c) || workerClass))
         continue;
-      const std::string fn = timing::workerTarget(index, c, classes).function;
-      if (!fn.empty() && index.doesWork(fn))
+      const std::string fn = semantic::workerTarget(reach, c, classes).function;
+      if (!fn.empty() && reach.doesWork(fn))
         workers.emplace_back(fn, "worker `" + fn + "` started at line " + std::to_string(c.lines.begin));
     }
     if (workers.empty())
       return;
     std::set<unsigned> reported;
-    for (const py::Call &c : index.python().calls) {
-      if (!index.reached(c.function) || !among(kFeed, c.method) || c.receiver.empty())
-        continue;
-      if (!index.boundToCall(c.receiver, c.function, asVector(kQueues)) || waitsAfter(index, c.function, c.lines))
+    for (const py::Call &c : reach.python().calls) {
+      if (!reach.reached(c.function) || !semantic::feedsQueue(reach, c) || semantic::waitsAfter(reach, c.function, c.lines))
         continue;
       sink.report(c.lines, {{"detail", "`" + c.callee + "` feeds a background " + workers.front().second}},
                   "the worker launches work outside the call that is timed");
       reported.insert(c.lines.begin);
     }
     for (const auto &[fn, where] : workers)
-      for (const timing::SharedFeed &feed : timing::sharedFeeds(index, fn)) {
-        if (!reported.insert(feed.lines.begin).second || waitsAfter(index, feed.function, feed.lines))
+      for (const semantic::SharedFeed &feed : semantic::sharedFeeds(reach, fn)) {
+        if (!reported.insert(feed.lines.begin).second || semantic::waitsAfter(reach, feed.function, feed.lines))
           continue;
         sink.report(feed.lines, {{"detail", feed.what + " hands forward's data to a polling " + where}},
                     "the worker reads it and launches work after forward has returned");
       }
   }
 
-  /// After handing work over, forward blocks on the worker's answer (`done.wait()`,
-  /// `results.get()`): the work stays inside the timed call.
-  static bool waitsAfter(const PyIndex &index, const std::string &fn, LineRange fed) {
-    for (const py::Call *c : index.callsWithin(fn))
-      if (c->lines.begin > fed.end && (c->method == "wait" || c->method == "get" || c->method == "join" ||
-                                       c->method == "recv" || c->method == "result") &&
-          !c->receiver.empty() && index.boundToCall(c->receiver, c->function, asVector(kQueues)))
-        return true;
-    return false;
-  }
-
-  static void checkCxx(const Facts &f, const PyIndex &index, FindingSink &sink) {
-    for (std::size_t e : index.reachedExports()) {
+  static void checkCxx(const Facts &f, const ForwardReach &reach, FindingSink &sink) {
+    for (std::size_t e : reach.reachedExports()) {
       const cxx::ExportedFunction &ex = f.cxx.exports[e];
       for (int ci : ex.calls) {
         const cxx::CxxCall &call = f.cxx.calls[static_cast<std::size_t>(ci)];

@@ -12,7 +12,7 @@
 namespace kbaudit::rules {
 namespace {
 
-using timing::PyIndex;
+using timing::ForwardReach;
 
 bool isCopyIn(const py::Call &c) {
   for (std::string_view m : {"copy_", "index_copy_", "set_", "resize_", "_foreach_copy_"})
@@ -26,9 +26,9 @@ public:
   std::string_view id() const override { return "TIME004"; }
 
 protected:
-  void check(const CheckContext &ctx, const PyIndex &index, FindingSink &sink) const override {
-    checkPython(index, sink);
-    checkCxx(ctx.facts, index, sink);
+  void check(const CheckContext &ctx, const ForwardReach &reach, FindingSink &sink) const override {
+    checkPython(reach, sink);
+    checkCxx(ctx.facts, reach, sink);
   }
 
 private:
@@ -43,16 +43,16 @@ private:
   // What lets a replay see this call's inputs: a copy into the captured buffers (a copy_
   // or a subscript write of an input), or a graph keyed on the inputs' addresses or
   // identities, so the graph reads the very memory the caller passed.
-  static std::string freshInputs(const PyIndex &index) {
-    const py::PythonFacts &py = index.python();
+  static std::string freshInputs(const ForwardReach &reach) {
+    const py::PythonFacts &py = reach.python();
     for (const py::Call &c : py.calls)
-      if (index.reached(c.function) && isCopyIn(c))
+      if (reach.reached(c.function) && isCopyIn(c))
         return "copy";
     for (const py::Assignment &a : py.assignments) {
-      if (!index.reached(a.function))
+      if (!reach.reached(a.function))
         continue;
       if (a.kind == py::Assignment::TargetKind::Subscript && a.value.kind == py::ExprKind::Name &&
-          index.inputNames().count(std::string(semantic::rootName(a.value))))
+          reach.inputNames().count(std::string(semantic::rootName(a.value))))
         return "copy";
       // `key = (x.data_ptr(), ...)`, `self._ptr = x.data_ptr()`, `key = id(x)`: an address or
       // identity kept to compare.
@@ -61,22 +61,22 @@ private:
     }
     // The front end records no comparison with None or another singleton as an identity check.
     for (const py::IdentityCheck &i : py.identityChecks)
-      if (index.reached(i.function))
+      if (reach.reached(i.function))
         return "key";
     for (const py::Branch &b : py.branches)
-      if (index.reached(b.function))
+      if (reach.reached(b.function))
         for (py::ConditionTag t : b.tags)
           if (t == py::ConditionTag::Pointer || t == py::ConditionTag::Version)
             return "key";
     return {};
   }
 
-  static void checkPython(const PyIndex &index, FindingSink &sink) {
-    const py::PythonFacts &py = index.python();
-    if (!capturesGraph(py) || !freshInputs(index).empty())
+  static void checkPython(const ForwardReach &reach, FindingSink &sink) {
+    const py::PythonFacts &py = reach.python();
+    if (!capturesGraph(py) || !freshInputs(reach).empty())
       return;
     for (const py::Call &c : py.calls) {
-      if (!index.reached(c.function) || c.method != "replay" || c.receiver.empty())
+      if (!reach.reached(c.function) || c.method != "replay" || c.receiver.empty())
         continue;
       sink.report(c.lines, {{"detail", "`" + c.callee + "()` replays a captured graph"}},
                   "no copy of the inputs into the graph's static buffers and no input-address key on forward's "
@@ -84,11 +84,11 @@ private:
     }
   }
 
-  static void checkCxx(const Facts &f, const PyIndex &index, FindingSink &sink) {
+  static void checkCxx(const Facts &f, const ForwardReach &reach, FindingSink &sink) {
     for (const cxx::MutableStatic &s : f.cxx.statics)
       if (s.keyedByDataPtr)
         return;
-    for (std::size_t e : index.reachedExports()) {
+    for (std::size_t e : reach.reachedExports()) {
       const cxx::ExportedFunction &ex = f.cxx.exports[e];
       const cxx::CxxCall *replay = nullptr;
       bool fresh = false;

@@ -1,7 +1,7 @@
 #pragma once
 
 // Which of the file's own functions a call runs, for the rules that follow the work of a
-// branch or handler into the helpers it calls (PREC005, RUB005/RUB006 via rub_branch_work,
+// branch or handler into the helpers it calls (PREC005, RUB005/RUB006 via semantic/arm_work,
 // WRAP007): all of them must resolve `self.m(...)` and `f(...)` alike.
 
 #include "kbaudit/facts.h"

@@ -1,0 +1,288 @@
+#include "kbaudit/semantic/forward_reach.h"
+
+#include "kbaudit/semantic/api_contract.h"
+#include "kbaudit/semantic/expr_structure.h"
+#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/python_text.h"
+
+#include <algorithm>
+#include <array>
+
+namespace kbaudit::semantic {
+
+using pytext::classOf;
+using pytext::lastSegment;
+using pytext::startsWith;
+
+namespace {
+
+constexpr int kMaxDepth = 4;
+
+// torch.* names that configure, query or allocate rather than compute.
+bool isTorchHousekeeping(std::string_view resolved) {
+  for (std::string_view p : {"torch.cuda.", "torch.backends.", "torch.utils.", "torch._", "torch.set_", "torch.get_",
+                             "torch.manual_seed", "torch.compile", "torch.no_grad", "torch.inference_mode",
+                             "torch.enable_grad", "torch.device", "torch.Size", "torch.dtype", "torch.is_",
+                             "torch.library", "torch.distributed", "torch.multiprocessing", "torch.nn.Module",
+                             "torch.nn.Parameter", "torch.nn.init", "torch.jit", "torch.autograd.graph",
+                             "torch.finfo", "torch.iinfo", "torch.version", "torch.ops.load_library"})
+    if (startsWith(resolved, p))
+      return true;
+  const std::string_view last = lastSegment(resolved);
+  for (std::string_view alloc : {"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "from_numpy",
+                                 "frombuffer", "Tensor", "Generator", "Event", "Stream"})
+    if (last == alloc)
+      return true;
+  return false;
+}
+
+// Tensor methods that compute (the receiver's type is not known, so only unambiguous names).
+bool isComputeMethod(std::string_view method) {
+  static constexpr std::array<std::string_view, 20> kMethods = {
+      "matmul", "mm", "bmm", "addmm", "baddbmm", "copy_", "index_copy_", "scatter_", "scatter_add_",
+      "softmax", "log_softmax", "cumsum", "topk", "sort", "einsum", "linear", "conv2d", "replay", "mul_", "add_"};
+  return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
+}
+
+bool isBuildCall(std::string_view resolved) {
+  for (std::string_view s : {"cpp_extension.load", "load_inline", "triton.compile", "ctypes.CDLL", "ctypes.cdll",
+                             "cupy.RawModule", "cupy.RawKernel"})
+    if (resolved.find(s) != std::string_view::npos)
+      return true;
+  return startsWith(resolved, "subprocess.") || resolved == "os.system";
+}
+
+} // namespace
+
+const py::Argument *argumentOf(const py::Call &c, unsigned position, std::string_view keyword) {
+  if (const py::Argument *a = c.positionalArg(position))
+    return a;
+  return c.keywordArg(keyword);
+}
+
+ForwardReach::ForwardReach(const Facts &facts, const py::PythonFacts *reference, const std::string &modelClass) : facts_(facts) {
+  reached_.insert(facts.kernels.reachableFunctions.begin(), facts.kernels.reachableFunctions.end());
+  entries_ = facts.kernels.entryPoints;
+  for (const py::Function &f : facts.python.functions)
+    functions_.insert(f.qualname);
+  for (const py::Class &c : facts.python.classes)
+    classes_.insert(c.name);
+  for (const triton::Kernel &k : facts.triton.kernels) {
+    tritonKernels_.insert(k.name);
+    tritonKernels_.insert(k.qualname);
+  }
+  for (const py::Call &c : facts.python.calls)
+    calls_[c.function].push_back(&c);
+  for (const embed::ExtensionCall &c : facts.embedded.calls)
+    extensionCallers_.insert(c.function);
+  for (const std::string &entry : facts.kernels.entryPoints)
+    if (const py::Function *f = facts.python.findFunction(entry))
+      for (const std::string &p : f->params)
+        if (p != "self" && !p.empty() && p.front() != '*')
+          inputs_.insert(p);
+  addHarnessEntries(reference, modelClass);
+  extendReach();
+  collectExports();
+}
+
+void ForwardReach::addHarnessEntries(const py::PythonFacts *reference, const std::string &modelClass) {
+  if (!reference)
+    return;
+  for (const ApiPair &api : redefinedReferenceApi(facts_.python, *reference, modelClass.empty() ? "Model" : modelClass)) {
+    // Module-level functions only: the model's methods are reached from forward already.
+    const std::string &name = api.solution->qualname;
+    if (!api.reference->className.empty() || !functions_.count(name) ||
+        std::find(entries_.begin(), entries_.end(), name) != entries_.end())
+      continue;
+    entries_.push_back(name);
+    reached_.insert(name);
+  }
+}
+
+void ForwardReach::visit(const std::string &qualname, std::vector<std::string> &queue) {
+  if (!functions_.count(qualname) || !reached_.insert(qualname).second)
+    return;
+  queue.push_back(qualname);
+}
+
+// The inventory's walk does not follow methods called on objects a function builds
+// (`st = _State(...); st.run(x)`) or the harness's module-level entry points; the timing
+// rules need both, since graph replays and stream switches live in such helper classes.
+void ForwardReach::extendReach() {
+  std::vector<std::string> queue(reached_.begin(), reached_.end());
+  while (!queue.empty()) {
+    const std::string fn = queue.back();
+    queue.pop_back();
+    const std::string nested = fn + ".";
+    for (auto it = functions_.lower_bound(nested); it != functions_.end() && startsWith(*it, nested); ++it)
+      visit(*it, queue);
+    for (const py::Call *c : callsIn(fn)) {
+      if (std::string callee = resolveCallableName(c->callee, fn); !callee.empty())
+        visit(callee, queue);
+      if (classes_.count(c->resolved))
+        for (const char *m : {".__init__", ".__call__", ".forward"})
+          visit(c->resolved + m, queue);
+      for (const py::Argument &a : c->args)
+        if (std::string cb = resolveCallable(a.value, fn); !cb.empty())
+          visit(cb, queue);
+      if (c->receiver.empty())
+        continue;
+      for (const py::Expr *v : bindings(c->receiver, fn))
+        if (v->kind == py::ExprKind::Call && classes_.count(v->resolved))
+          visit(v->resolved + "." + c->method, queue);
+    }
+  }
+}
+
+void ForwardReach::collectExports() {
+  const embed::EmbedFacts &em = facts_.embedded;
+  for (const embed::ExtensionCall &call : em.calls) {
+    if (!reached(call.function))
+      continue;
+    for (std::size_t i = 0; i < facts_.cxx.exports.size(); ++i) {
+      const cxx::ExportedFunction &ex = facts_.cxx.exports[i];
+      if (ex.name != call.exported)
+        continue;
+      const int module = ex.source >= 0 && static_cast<std::size_t>(ex.source) < em.sources.size()
+                             ? em.sources[static_cast<std::size_t>(ex.source)].module
+                             : -1;
+      if (call.module >= 0 && module >= 0 && module != call.module)
+        continue;
+      if (std::find(exports_.begin(), exports_.end(), i) == exports_.end())
+        exports_.push_back(i);
+    }
+  }
+}
+
+const std::vector<const py::Call *> &ForwardReach::callsIn(const std::string &qualname) const {
+  static const std::vector<const py::Call *> kNone;
+  const auto it = calls_.find(qualname);
+  return it == calls_.end() ? kNone : it->second;
+}
+
+std::vector<const py::Call *> ForwardReach::callsWithin(const std::string &qualname) const {
+  std::vector<const py::Call *> out = callsIn(qualname);
+  const std::string nested = qualname + ".";
+  for (auto it = calls_.lower_bound(nested); it != calls_.end() && startsWith(it->first, nested); ++it)
+    out.insert(out.end(), it->second.begin(), it->second.end());
+  return out;
+}
+
+std::vector<const py::Expr *> ForwardReach::bindings(std::string_view text, const std::string &from) const {
+  std::vector<const py::Expr *> out;
+  const bool self = startsWith(text, "self.");
+  const std::string cls = classOf(from);
+  for (const py::Assignment &a : facts_.python.assignments) {
+    if (a.target != text)
+      continue;
+    if (self) {
+      if (a.kind == py::Assignment::TargetKind::SelfAttribute && classOf(a.function) == cls)
+        out.push_back(&a.value);
+    } else if (a.kind == py::Assignment::TargetKind::Name &&
+               (a.function == from || a.function.empty() || startsWith(from, a.function + "."))) {
+      out.push_back(&a.value);
+    }
+  }
+  return out;
+}
+
+bool ForwardReach::boundToCall(std::string_view text, const std::string &from,
+                          const std::vector<std::string_view> &callees) const {
+  for (const py::Expr *v : bindings(text, from))
+    if (v->kind == py::ExprKind::Call &&
+        std::find(callees.begin(), callees.end(), std::string_view(v->resolved)) != callees.end())
+      return true;
+  return false;
+}
+
+std::string ForwardReach::resolveCallable(const py::Expr &e, const std::string &from) const {
+  if (e.kind == py::ExprKind::Call && (e.resolved == "functools.partial" || e.resolved == "partial")) {
+    // partial(fn, ...): the call's first argument names the function.
+    const py::Call *partial = callOf(facts_.python, e, from);
+    const py::Argument *fn = partial ? argumentOf(*partial, 0, "func") : nullptr;
+    if (fn && fn->value.kind != py::ExprKind::Call)
+      return resolveCallable(fn->value, from);
+    return {};
+  }
+  if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)
+    return {};
+  return resolveCallableName(e.resolved, from);
+}
+
+std::string ForwardReach::resolveCallableName(std::string_view raw, const std::string &from) const {
+  const std::string text(pyexpr::trimLayout(raw));
+  if (text.empty())
+    return {};
+  if (startsWith(text, "self.")) {
+    const std::string attr = text.substr(5);
+    const std::string candidate = classOf(from) + "." + attr;
+    if (functions_.count(candidate))
+      return candidate;
+    for (const py::Expr *v : bindings(text, from))
+      if (v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute)
+        if (v->resolved != text)
+          if (std::string r = resolveCallableName(v->resolved, from); !r.empty())
+            return r;
+    return {};
+  }
+  // Nested defs first, from the innermost enclosing function outwards.
+  for (std::string scope = from; !scope.empty();) {
+    if (functions_.count(scope + "." + text))
+      return scope + "." + text;
+    const auto dot = scope.rfind('.');
+    scope = dot == std::string::npos ? std::string() : scope.substr(0, dot);
+  }
+  if (functions_.count(text))
+    return text;
+  for (const py::Expr *v : bindings(text, from))
+    if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->resolved != text)
+      if (functions_.count(v->resolved))
+        return v->resolved;
+  return {};
+}
+
+bool ForwardReach::doesWork(const std::string &qualname) const {
+  std::set<std::string> seen;
+  return doesWork(qualname, 0, seen);
+}
+
+bool ForwardReach::doesWork(const std::string &qualname, int depth, std::set<std::string> &seen) const {
+  if (qualname.empty() || depth > kMaxDepth || !seen.insert(qualname).second)
+    return false;
+  if (tritonKernels_.count(qualname))
+    return true;
+  for (const py::Call *c : callsWithin(qualname)) {
+    if (!c->launchedKernel.empty() || extensionCallers_.count(c->function))
+      return true;
+    if (tritonKernels_.count(c->resolved) || isComputeMethod(c->method))
+      return true;
+    if (startsWith(c->resolved, "torch.") && !isTorchHousekeeping(c->resolved))
+      return true;
+    const std::string callee = resolveCallableName(c->callee, c->function);
+    if (!callee.empty() && doesWork(callee, depth + 1, seen))
+      return true;
+  }
+  return false;
+}
+
+bool ForwardReach::onlyBuilds(const std::string &qualname) const {
+  if (qualname.empty() || doesWork(qualname))
+    return false;
+  std::set<std::string> seen;
+  return builds(qualname, 0, seen);
+}
+
+bool ForwardReach::builds(const std::string &qualname, int depth, std::set<std::string> &seen) const {
+  if (qualname.empty() || depth > kMaxDepth || !seen.insert(qualname).second)
+    return false;
+  for (const py::Call *c : callsWithin(qualname)) {
+    if (isBuildCall(c->resolved))
+      return true;
+    const std::string callee = resolveCallableName(c->callee, c->function);
+    if (!callee.empty() && builds(callee, depth + 1, seen))
+      return true;
+  }
+  return false;
+}
+
+} // namespace kbaudit::semantic
