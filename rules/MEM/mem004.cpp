@@ -61,7 +61,7 @@ private:
   static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
     if (!semantic::testReadsState(f.python, b))
       return;
-    const py::Expr condition = semantic::operandOf(b.condition).value;
+    const py::Expr &condition = b.test;
     // Inputs as the caller passed them: a sample of a sample is still a sample.
     std::set<std::string> inputs = mem::inputNames(f.python, fn);
     if (inputs.empty())
@@ -78,7 +78,7 @@ private:
     }
     // A full-tensor checksum reads every element but collides easily: listed for review.
     std::string checksum;
-    for (const semantic::ConditionComparison &c : semantic::conditionComparisons(b.condition)) {
+    for (const semantic::ConditionComparison &c : semantic::conditionComparisons(b)) {
       if (c.op != "==" && c.op != "!=")
         continue;
       for (const py::Expr *side : {&c.left.value, &c.right.value}) {

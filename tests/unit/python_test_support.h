@@ -55,6 +55,16 @@ inline const Expr &valueOf(const PythonFacts &f, std::string_view target) {
   return a ? a->value : none;
 }
 
+/// `source` (one expression, possibly over several lines, with comments) summarised as the value
+/// of an assignment of its own; kind Other and no names when it does not parse as one.
+inline Expr exprOf(std::string_view source) {
+  const PythonFacts f = analyze("__kbaudit_expr = (\n" + std::string(source) + "\n)\n");
+  if (!f.diagnostics.empty())
+    return Expr{};
+  const Assignment *a = assignmentTo(f, "__kbaudit_expr");
+  return a ? a->value : Expr{};
+}
+
 inline const Import *importOf(const PythonFacts &f, std::string_view boundName) {
   for (const auto &i : f.imports)
     if (i.boundName == boundName)

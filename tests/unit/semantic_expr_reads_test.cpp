@@ -74,6 +74,18 @@ def forward(x, xs):
   EXPECT_FALSE(semantic::isViewOf(valueOf(f, "d"), "x")); // shaped like it, not it
 }
 
+TEST(SemanticExprReads, ViewChainsFromStructure) {
+  for (const char *item : {"x", " x ", "x.view(-1)", "x[..., :n]", "x.t()", "x.T", "x.contiguous().view(b, -1)",
+                           "x[0].detach()", "x.reshape(f(a), (b))", "x.data",
+                           // layout the written form hid: a space before the dot, a line break, parentheses
+                           "x .T", "x.view(\n    -1)", "(x).t()", "(x.view(-1))[0]"})
+    EXPECT_TRUE(semantic::isViewOf(exprOf(item), "x")) << item;
+  for (const char *item : {"y", "xs", "x + 1", "x.clone()", "x.float()", "x.view(-1) * 2", "x[0", "x.view(-1",
+                           "f(x)", "self.x", "", "x()", "x.view(-1)(2)", "x.clone()  # x.view(-1)"})
+    EXPECT_FALSE(semantic::isViewOf(exprOf(item), "x")) << item;
+  EXPECT_FALSE(semantic::isViewOf(exprOf("x"), "")); // no parameter, no view
+}
+
 TEST(SemanticExprReads, ConstantWindowRoot) {
   auto f = analyze(src(R"PY(
 def forward(x, n):

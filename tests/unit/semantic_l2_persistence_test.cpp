@@ -2,8 +2,8 @@
 // call: a source string that mentions the APIs is not a Python site, and reading a limit is not
 // setting one.
 
-#include "kbaudit/semantic/condition_parts.h"
 #include "kbaudit/semantic/l2_persistence.h"
+#include "python_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -22,13 +22,13 @@ TEST(SemanticL2Persistence, CudaSpellingsAndLimitReads) {
 }
 
 TEST(SemanticL2Persistence, PythonNamesNotSourceText) {
-  EXPECT_EQ(persistingL2NameIn(operandOf("cudart.cudaLimit.cudaLimitPersistingL2CacheSize").value),
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("cudart.cudaLimit.cudaLimitPersistingL2CacheSize")),
             "cudaLimitPersistingL2CacheSize");
-  EXPECT_EQ(persistingL2NameIn(operandOf("\"cudaLimitPersistingL2CacheSize\"").value), "cudaLimitPersistingL2CacheSize");
-  EXPECT_EQ(persistingL2NameIn(operandOf("\"void f() { cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0); }\"").value), "");
-  EXPECT_EQ(persistingL2NameIn(operandOf("n  # cudaLimitPersistingL2CacheSize").value), "");
-  EXPECT_TRUE(marksPersisting(operandOf("cudart.cudaAccessProperty.cudaAccessPropertyPersisting").value));
-  EXPECT_FALSE(marksPersisting(operandOf("cudart.cudaAccessProperty.cudaAccessPropertyStreaming").value));
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("\"cudaLimitPersistingL2CacheSize\"")), "cudaLimitPersistingL2CacheSize");
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("\"void f() { cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0); }\"")), "");
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("n  # cudaLimitPersistingL2CacheSize")), "");
+  EXPECT_TRUE(marksPersisting(py::testing::exprOf("cudart.cudaAccessProperty.cudaAccessPropertyPersisting")));
+  EXPECT_FALSE(marksPersisting(py::testing::exprOf("cudart.cudaAccessProperty.cudaAccessPropertyStreaming")));
 }
 
 } // namespace

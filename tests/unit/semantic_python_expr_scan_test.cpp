@@ -138,27 +138,6 @@ TEST(SemanticPyExpr, ShapeKeyAfterAnyCommaCounts) {
   EXPECT_TRUE(pyexpr::shapeKeyedLiteralTable("[1, (2, 3): torch.tensor(x)]"));
 }
 
-// ---- views of a parameter ----
-
-TEST(SemanticPyExpr, ViewsOfAParameter) {
-  for (const char *item : {"x", " x ", "x.view(-1)", "x[..., :n]", "x.t()", "x.T", "x.contiguous().view(b, -1)",
-                           "x[0].detach()", "x.reshape(f(a), (b))", "x.data"})
-    EXPECT_TRUE(pyexpr::isViewOf(item, "x")) << item;
-}
-
-TEST(SemanticPyExpr, NotViewsOfAParameter) {
-  for (const char *item : {"y", "xs", "x + 1", "x.clone()", "x.float()", "x.view(-1) * 2", "x[0", "x.view(-1",
-                           "f(x)", "self.x", "", "x()"})
-    EXPECT_FALSE(pyexpr::isViewOf(item, "x")) << item;
-}
-
-TEST(SemanticPyExpr, EmptyParameterIsAPrefixOfAnything) {
-  // The comparison is a prefix test: an empty parameter name matches a bare view chain.
-  EXPECT_TRUE(pyexpr::isViewOf("", ""));
-  EXPECT_TRUE(pyexpr::isViewOf("[0]", ""));
-  EXPECT_FALSE(pyexpr::isViewOf("x", ""));
-}
-
 // ---- layout trim and a call's first argument ----
 
 TEST(SemanticPyExpr, TrimLayoutStripsSpacesTabsNewlines) {

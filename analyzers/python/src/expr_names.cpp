@@ -167,26 +167,33 @@ private:
   std::vector<std::string> bound_;
 };
 
-std::string rootOf(TSNode n, llvm::StringRef src) {
+/// The root name of the chain `n` is and the links after it, outwards; an empty root (and no
+/// links) when the chain starts at something else.
+void chainOf(TSNode n, llvm::StringRef src, ReadNames &out) {
+  std::vector<ChainLink> links; // innermost last while walking down
   for (unsigned i = 0; i < kMaxDepth && !ts::isNull(n); ++i) {
     n = ts::unparen(n);
     switch (ts::kind(n)) {
     case K::Identifier:
-      return ts::text(n, src).str();
+      out.root = ts::text(n, src).str();
+      out.chain.assign(links.rbegin(), links.rend());
+      return;
     case K::Attribute:
+      links.push_back({ChainLink::Kind::Attribute, ts::text(ts::field(n, F::AttributeF), src).str()});
       n = ts::field(n, F::Object);
       break;
     case K::Subscript:
+      links.push_back({ChainLink::Kind::Subscript, {}});
       n = ts::field(n, F::Value);
       break;
     case K::Call:
+      links.push_back({ChainLink::Kind::Call, {}});
       n = ts::field(n, F::Function);
       break;
     default:
-      return {};
+      return;
     }
   }
-  return {};
 }
 
 } // namespace
@@ -194,7 +201,7 @@ std::string rootOf(TSNode n, llvm::StringRef src) {
 ReadNames readNames(TSNode n, llvm::StringRef src) {
   ReadNames out;
   Collector(src, out).walk(n, 0);
-  out.root = rootOf(n, src);
+  chainOf(n, src, out);
   return out;
 }
 

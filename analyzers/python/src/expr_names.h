@@ -6,6 +6,8 @@
 
 #include "tree.h"
 
+#include "kbaudit/python/facts.h"
+
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct ReadNames {
   /// The leftmost name of an attribute, subscript or call chain (`x` of `x[0].view(-1)`); empty
   /// when the chain starts at something else (a literal, a parenthesised call result aside).
   std::string root;
+  /// The links after `root` (Expr::chain); empty when `root` is.
+  std::vector<ChainLink> chain;
   /// The walk stopped at its budget (nesting or name count): `names` is a prefix.
   bool truncated = false;
 };

@@ -73,6 +73,7 @@ Expr ExprSummarizer::summarize(TSNode node, int scope, unsigned depth) {
   e.names = std::move(read.names);
   e.namesTruncated = read.truncated;
   e.root = std::move(read.root);
+  e.chain = std::move(read.chain);
   if (k == K::Identifier || k == K::Attribute) {
     e.resolved = resolver_.resolve(n, scope).resolved;
   } else if (k == K::Call) {

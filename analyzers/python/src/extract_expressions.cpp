@@ -232,6 +232,7 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
               text(objHead) == f.selfName;
   }
   out_.calls.push_back(std::move(c));
+  callBytes_.emplace_back(ts::startByte(n), ts::endByte(n));
 
   maybeStringConstant(n, f);
   if (ts::kind(fn) == K::Identifier || ts::kind(fn) == K::Attribute)

@@ -509,6 +509,8 @@ void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const 
   Branch b;
   b.kind = kind.str();
   b.condition = ts::truncated(text(test));
+  b.test = summarize(test, f);
+  comparisons(test, f, b, out_.branches.size());
   b.tags = std::move(s.tags);
   b.calls = std::move(s.calls);
   b.names = std::move(s.names);

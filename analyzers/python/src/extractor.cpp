@@ -19,6 +19,7 @@ void Extractor::run(TSNode root) {
   Frame module;
   module.docstring = docstringOf(root);
   visitChildren(root, module, 0);
+  attachOperandCalls();
   dedupeNameRefs(out_.nameRefs);
 }
 

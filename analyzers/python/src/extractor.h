@@ -41,6 +41,17 @@ private:
   /// Comparisons enclosing the node being visited: IdentityCheck text quotes them.
   std::vector<TSNode> comparisons_;
   bool reportedTooDeep_ = false;
+  /// Byte span of each out_.calls entry (same index): the calls inside a comparison's operand
+  /// are found by span once the walk is over.
+  std::vector<std::pair<uint32_t, uint32_t>> callBytes_;
+  /// A comparison operand (out_.branches[branch].comparisons[comparison], left or right) whose
+  /// calls are attached after the walk, when every call has been extracted.
+  struct PendingOperand {
+    size_t branch, comparison;
+    bool right;
+    uint32_t begin, end;
+  };
+  std::vector<PendingOperand> pendingOperands_;
 
   llvm::StringRef text(TSNode n) const { return ts::text(n, src_); }
   Expr summarize(TSNode n, const Frame &f) { return summarizer_.summarize(n, f.scope); }
@@ -73,6 +84,10 @@ private:
   void ifStatement(TSNode n, const Frame &f, unsigned depth);
   void branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f,
               std::vector<BranchArm> arms = {});
+  // extract_comparisons.cpp
+  /// Fills b.comparisons from the test node; `branchIndex` is where `b` will sit in out_.branches.
+  void comparisons(TSNode test, const Frame &f, Branch &b, size_t branchIndex);
+  void attachOperandCalls();
   void returnStatement(TSNode n, const Frame &f, unsigned depth);
   void tryStatement(TSNode n, const Frame &f, unsigned depth);
   // extract_type_statement.cpp

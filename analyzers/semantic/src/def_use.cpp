@@ -36,7 +36,7 @@ bool readsBackSetting(const py::PythonFacts &facts, const py::Expr &e, std::stri
   // A local name's `resolved` follows its first alias binding (`prev = torch...allow_tf32`
   // resolves to the setting), which says nothing about later rebindings: judge names by
   // every binding instead.
-  const bool localName = e.kind == py::ExprKind::Name && e.text != dotted;
+  const bool localName = e.kind == py::ExprKind::Name && e.root != dotted; // a Name is its own root
   if (!localName && directRead(e, dotted, getter))
     return true;
   if (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute)

@@ -16,6 +16,16 @@ bool isChainKind(py::ExprKind k) {
          k == py::ExprKind::Call;
 }
 
+/// Methods and attributes that return a view of their receiver (or the receiver itself).
+bool isViewMethodName(std::string_view m) {
+  for (std::string_view v : {"view", "reshape", "view_as", "flatten", "unflatten", "squeeze", "unsqueeze", "transpose",
+                             "permute", "t", "expand", "expand_as", "narrow", "select", "contiguous", "detach",
+                             "as_strided", "movedim", "swapaxes", "T", "mT", "H", "mH", "data", "diagonal"})
+    if (m == v)
+      return true;
+  return false;
+}
+
 bool isInt(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(),
                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
@@ -143,7 +153,19 @@ std::string storageRoot(std::string_view text) {
 }
 
 bool isViewOf(const py::Expr &e, std::string_view param) {
-  return !param.empty() && e.root == param && isChainKind(e.kind) && pyexpr::isViewOf(e.text, param);
+  if (param.empty() || e.root != param || !isChainKind(e.kind))
+    return false;
+  // Subscripts, and view-like attributes each called at most once (`.view(-1)`, `.T`).
+  const std::vector<py::ChainLink> &links = e.chain;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    if (links[i].kind == py::ChainLink::Kind::Subscript)
+      continue;
+    if (links[i].kind != py::ChainLink::Kind::Attribute || !isViewMethodName(links[i].name))
+      return false;
+    if (i + 1 < links.size() && links[i + 1].kind == py::ChainLink::Kind::Call)
+      ++i;
+  }
+  return true;
 }
 
 std::string constantWindowRoot(const py::Expr &e) {

@@ -80,7 +80,7 @@ std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function
     if (inputs.count(p) && p != "self")
       parameterInputs.insert(p);
   std::vector<CacheKey> keys;
-  for (ConditionComparison &c : conditionComparisons(b.condition)) {
+  for (ConditionComparison &c : conditionComparisons(b)) {
     const py::Expr &left = c.left.value, &right = c.right.value;
     if (left.kind == py::ExprKind::None || right.kind == py::ExprKind::None)
       continue;

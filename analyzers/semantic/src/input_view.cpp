@@ -1,7 +1,7 @@
 #include "kbaudit/semantic/input_view.h"
 
 #include "kbaudit/semantic/expr_query.h"
-#include "kbaudit/semantic/python_expr_scan.h"
+#include "kbaudit/semantic/expr_reads.h"
 
 namespace kbaudit::semantic {
 
@@ -10,7 +10,7 @@ bool isViewOfParam(const py::Expr &e, std::string_view param) {
     return true;
   if (rootName(e) != param || !reads(e, param))
     return false;
-  return pyexpr::isViewOf(e.text, param);
+  return isViewOf(e, param);
 }
 
 } // namespace kbaudit::semantic

@@ -79,7 +79,7 @@ bool restoresOriginal(const py::PythonFacts &facts, const py::Assignment &a) {
   if (v.kind != py::ExprKind::Name)
     return false;
   return std::any_of(facts.assignments.begin(), facts.assignments.end(), [&](const py::Assignment &saved) {
-    return saved.kind == py::Assignment::TargetKind::Name && saved.target == v.text &&
+    return saved.kind == py::Assignment::TargetKind::Name && saved.target == v.root &&
            saved.value.resolved == *target && saved.lines.begin < a.lines.begin;
   });
 }

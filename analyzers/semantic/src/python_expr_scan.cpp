@@ -140,28 +140,6 @@ bool shapeKeyAt(std::string_view s, std::size_t i) {
   return j < s.size() && s[j] == ':';
 }
 
-/// Methods that return a view of their receiver (or the receiver itself).
-bool isViewMethodName(std::string_view m) {
-  for (std::string_view v : {"view", "reshape", "view_as", "flatten", "unflatten", "squeeze", "unsqueeze", "transpose",
-                             "permute", "t", "expand", "expand_as", "narrow", "select", "contiguous", "detach",
-                             "as_strided", "movedim", "swapaxes", "T", "mT", "H", "mH", "data", "diagonal"})
-    if (m == v)
-      return true;
-  return false;
-}
-
-/// Where the bracket group `text` starts with (`open` at text[0]) closes; npos when it does
-/// not close on this text. Subscripts and call arguments are skipped this way.
-std::size_t closingBracket(std::string_view text, char open, char close) {
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    depth += text[i] == open ? 1 : text[i] == close ? -1 : 0;
-    if (depth == 0)
-      return i;
-  }
-  return std::string_view::npos;
-}
-
 } // namespace
 
 bool isConstantSlice(std::string_view index) {
@@ -213,37 +191,6 @@ bool shapeKeyedLiteralTable(std::string_view dictText) {
     if ((dictText[i] == '{' || dictText[i] == ',') && shapeKeyAt(dictText, skipBlanks(dictText, i + 1)))
       return true;
   return false;
-}
-
-bool isViewOf(std::string_view item, std::string_view param) {
-  item = pytext::trim(item);
-  if (item.substr(0, param.size()) != param)
-    return false;
-  std::string_view rest = item.substr(param.size());
-  while (!rest.empty()) {
-    if (rest.front() == '[') {
-      const std::size_t i = closingBracket(rest, '[', ']');
-      if (i == std::string_view::npos)
-        return false;
-      rest = rest.substr(i + 1);
-      continue;
-    }
-    if (rest.front() != '.')
-      return false;
-    std::size_t n = 1;
-    while (n < rest.size() && isIdentChar(rest[n]))
-      ++n;
-    if (!isViewMethodName(rest.substr(1, n - 1)))
-      return false;
-    rest = rest.substr(n);
-    if (!rest.empty() && rest.front() == '(') {
-      const std::size_t i = closingBracket(rest, '(', ')');
-      if (i == std::string_view::npos)
-        return false;
-      rest = rest.substr(i + 1);
-    }
-  }
-  return true;
 }
 
 std::string_view trimLayout(std::string_view s) {

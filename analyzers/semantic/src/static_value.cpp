@@ -7,7 +7,7 @@ const py::Expr &bindingOf(const py::PythonFacts &facts, const py::Expr &e) {
     return e;
   const py::Expr *found = &e;
   for (const py::Assignment &a : facts.assignments)
-    if (a.kind == py::Assignment::TargetKind::Name && a.function.empty() && a.target == e.text &&
+    if (a.kind == py::Assignment::TargetKind::Name && a.function.empty() && a.target == e.root &&
         a.op == "=" && a.lines.begin <= e.lines.begin)
       found = &a.value;
   return *found;

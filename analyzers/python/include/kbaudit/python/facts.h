@@ -42,6 +42,15 @@ enum class ExprKind {
   BinaryOp, UnaryOp, Comparison, BoolOp, Conditional, Lambda, Other
 };
 
+/// One link of the attribute/call/subscript chain an expression is, from its root outwards:
+/// `x.view(-1)[0, :16].t()` is x, then .view, (), [0, :16], .t, (). Parentheses around a link's
+/// object are looked through.
+struct ChainLink {
+  enum class Kind { Attribute, Call, Subscript };
+  Kind kind = Kind::Attribute;
+  std::string name; ///< the attribute's name; empty for calls and subscripts
+};
+
 /// A summary of one expression, enough for rules to ask "what is this argument".
 struct Expr {
   ExprKind kind = ExprKind::Other;
@@ -62,6 +71,9 @@ struct Expr {
   bool namesTruncated = false;
   /// The leftmost name of an attribute, subscript or call chain (`x` of `x[0].view(-1)`).
   std::string root;
+  /// The links after `root`, in order, when the expression is a chain that starts at a plain
+  /// name (`root` non-empty); empty for a bare name and for anything else.
+  std::vector<ChainLink> chain;
   LineRange lines;
 };
 
@@ -205,9 +217,33 @@ struct BranchArm {
   LineRange lines;  ///< the whole arm, from its keyword to the end of its block
 };
 
+/// One side of a comparison: its summary, and the calls made inside it as the front end
+/// extracts them everywhere else (same callee resolution, arguments summarised, string
+/// arguments folded: `getattr(self, "_x")`), in source order.
+struct Operand {
+  Expr value;
+  std::vector<Call> calls;
+};
+
+/// One comparison of a test, found through `and`, `or`, `not`, parentheses and a walrus's value
+/// (`(m := a is b)`); a chained `a < b < c` gives `a < b` and `b < c`. Comparisons nested in
+/// anything else (a call's argument, an operand of `+`) are not the test's own.
+struct Comparison {
+  Operand left, right;
+  std::string op;        ///< "<", "<=", "==", "!=", ">", ">=", "<>", "in", "not in", "is", "is not"
+  bool underNot = false; ///< under an odd number of `not` operators
+  LineRange lines;       ///< the comparison expression the pair belongs to
+};
+
 struct Branch {
   std::string kind;      ///< "if", "elif", "while", "conditional", "assert", "match"
-  std::string condition; ///< source text of the test
+  std::string condition; ///< source text of the test, for messages (truncated to 512 bytes)
+  Expr test;             ///< the test as an expression summary (the subject of a `match`)
+  /// The test's comparisons, in source order (see Comparison).
+  std::vector<Comparison> comparisons;
+  /// The walk for `comparisons` stopped at its budget (nesting or count): a prefix, not the
+  /// whole list; a reader must treat the rest as unseen.
+  bool comparisonsTruncated = false;
   std::vector<ConditionTag> tags;
   std::vector<std::string> calls; ///< resolved callees inside the test
   std::vector<std::string> names; ///< dotted names read in the test

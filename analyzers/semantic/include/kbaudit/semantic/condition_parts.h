@@ -1,31 +1,19 @@
 #pragma once
 
-// A branch condition's comparisons, each side a summarised expression. The Python facts keep
-// a branch's test as source text (`py::Branch::condition`); rules that ask "is this a cache
-// key compared with stored state" need its comparisons and, for each side, the names it reads
-// and the root of its chain. The condition is split at its top-level `and`/`or`/`not` and
-// comparison operators (outside brackets, string literals and comments), and each side is parsed by the
-// Python front end as an expression of its own, so what a side reads comes from a syntax tree:
-// a name inside a string literal or a comment of the condition is not read.
-//
-// Names inside a side are not resolved through the solution's imports (the side is parsed on
-// its own): ask `names` and `root`, not `resolved`.
+// A branch test's equality, identity and membership comparisons, each side a summarised
+// expression with the calls made inside it. The Python front end reads the comparisons off the
+// syntax tree (py::Branch::comparisons, through `and`/`or`/`not`/parentheses); this keeps the
+// ones a cache key is checked with and folds the operator's own negation into `negated`.
 
 #include "kbaudit/python/facts.h"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace kbaudit::semantic {
 
-/// One side of a comparison: its summary, and the calls made inside it as the front end
-/// extracts them (arguments summarised, string arguments folded: `getattr(self, "_x")`).
-/// Lines are the fragment's own, not the solution's.
-struct Operand {
-  py::Expr value;
-  std::vector<py::Call> calls;
-};
+/// One side of a comparison: its summary and the calls made inside it (py::Operand).
+using Operand = py::Operand;
 
 /// One comparison of a condition (`a is b`, `a != b`, `k in cache`), negation folded in.
 struct ConditionComparison {
@@ -36,11 +24,8 @@ struct ConditionComparison {
   bool identityOperator() const { return op == "is" || op == "is not"; }
 };
 
-/// The comparisons of `condition` (source text of a test), in order.
-std::vector<ConditionComparison> conditionComparisons(std::string_view condition);
-
-/// `source` (one Python expression, possibly over several lines, with comments) parsed on its
-/// own; kind Other and no names when it does not parse as one expression.
-Operand operandOf(std::string_view source);
+/// The `is`/`is not`/`in`/`not in`/`==`/`!=` comparisons of branch `b`'s test, in order
+/// (ordering comparisons such as `n < LIMIT` are left out).
+std::vector<ConditionComparison> conditionComparisons(const py::Branch &b);
 
 } // namespace kbaudit::semantic

@@ -41,9 +41,10 @@ std::string storageRoot(const py::Expr &e);
 std::string storageRoot(std::string_view written);
 
 /// The expression is `param` itself or a view of it: `param` followed only by subscripts and
-/// view-like methods (`x[0]`, `x.view(-1).t()`, `x.T`; the list is pyexpr::isViewOf's). Its root
-/// must be `param` (from the tree); the chain's methods are read from the written form, which
-/// the model does not split past a call.
+/// view-like methods or attributes, each called at most once (`x[0]`, `x.view(-1).t()`, `x.T`;
+/// the methods view, reshape, view_as, flatten, unflatten, squeeze, unsqueeze, transpose,
+/// permute, t, expand, expand_as, narrow, select, contiguous, detach, as_strided, movedim,
+/// swapaxes, T, mT, H, mH, data, diagonal), read from the expression's chain (py::Expr::chain).
 /// Why: a view shares the input's storage and values as much as the input itself does.
 bool isViewOf(const py::Expr &e, std::string_view param);
 

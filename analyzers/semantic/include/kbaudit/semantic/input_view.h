@@ -1,10 +1,10 @@
 #pragma once
 
 // Whether a returned expression is one of the function's inputs or a view of it (shares its
-// storage): the question behind MEM003's "the output aliases the input". The chain is checked
-// with pyexpr::isViewOf over the expression's source (the summary has no subscript or method
-// structure), here once; the expression must also read the parameter as a free name and start
-// its chain at it, so a literal or comment that spells the name does not count.
+// storage): the question behind MEM003's "the output aliases the input". The chain of
+// subscripts and view-like methods is read from the expression's structure (isViewOf in
+// expr_reads.h); the expression must also read the parameter as a free name and start its
+// chain at it, so a literal or comment that spells the name does not count.
 
 #include "kbaudit/python/facts.h"
 

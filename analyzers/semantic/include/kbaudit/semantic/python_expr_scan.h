@@ -44,15 +44,6 @@ std::string wholeTensorReduction(std::string_view text, const std::set<std::stri
 /// Why: results stored per problem shape answer the grader without computing.
 bool shapeKeyedLiteralTable(std::string_view dictText);
 
-/// `item` (white space around it ignored) is `param` itself or `param` followed only by
-/// subscripts (`[..., :n]`, brackets balanced) and view-like methods, each optionally called
-/// with balanced parentheses (`.view(-1)`, `.t()`, `.T`; the methods view, reshape, view_as,
-/// flatten, unflatten, squeeze, unsqueeze, transpose, permute, t, expand, expand_as, narrow,
-/// select, contiguous, detach, as_strided, movedim, swapaxes, T, mT, H, mH, data, diagonal).
-/// `param` is compared as a prefix, so `xs` is not a view of `x` only because `s` is no `.`/`[`.
-/// Why: a returned view shares the input's storage as much as the input itself does.
-bool isViewOf(std::string_view item, std::string_view param);
-
 /// `text` without leading and trailing spaces, tabs and newlines (other white space kept).
 /// Why: names read out of expression text carry the layout around them; this is the trim the
 /// timing rules have always applied to callable names.
