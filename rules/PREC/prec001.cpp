@@ -112,8 +112,8 @@ private:
     // below it breaks the contract whatever its error, as the suite's own rules say.
     const bool narrowAccumulation = compiled && compiled->state == semantic::CompiledState::Confirmed &&
                                     below(compiled->accumulator);
-    if (compiled && !compiled->text.empty())
-      evidence = evidence.empty() ? compiled->text : evidence + "; " + compiled->text;
+    if (compiled && !semantic::describe(*compiled).empty())
+      evidence = evidence.empty() ? semantic::describe(*compiled) : evidence + "; " + semantic::describe(*compiled);
     if (!confidence && narrowAccumulation) {
       // Products and sums both round to the narrow type: certain loss, whatever the tolerance.
       evidence += "; it accumulates in " + compiled->accumulator + ", below the contract";

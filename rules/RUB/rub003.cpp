@@ -152,7 +152,7 @@ private:
       const int valueParam = paramIndex(*helper, valueArg);
       const py::Expr *value = valueParam < 0 ? &valueArg : argumentFor(*helper, c, valueParam);
       py::Assignment atCall = a;
-      atCall.target = obj->text + "." + (staticName ? name->string->value : std::string(kDynamicName));
+      atCall.target = semantic::quote(*obj) + "." + (staticName ? name->string->value : std::string(kDynamicName));
       atCall.resolved = written;
       checkAttribute(py, atCall, written, c.lines, {}, graded(c.function, c.lines), value ? *value : valueArg, sink);
       judged = true;

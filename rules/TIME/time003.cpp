@@ -3,6 +3,7 @@
 
 #include "all_checks.h"
 #include "time_common.h"
+#include "kbaudit/semantic/expr_query.h"
 #include "kbaudit/semantic/host_workers.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ private:
     if (!t.function.empty() && (reach.onlyBuilds(t.function) || !reach.doesWork(t.function)))
       return v; // a build, or bookkeeping (a logger, a watchdog) that moves no work off the timed path
     v.report = true;
-    v.why = t.function.empty() ? (t.expr ? "runs `" + t.expr->text + "` (not resolved to a function here)"
+    v.why = t.function.empty() ? (t.expr ? "runs `" + semantic::quote(*t.expr) + "` (not resolved to a function here)"
                                          : "runs a target kbaudit cannot resolve")
                                : "runs `" + t.function + "`, which launches work";
     if (t.function.empty())

@@ -1,6 +1,6 @@
 // Rules ask the model questions; they do not search source or expression text (issue 22: text
 // reads were why verdicts did not survive a comment, a string literal or a respelling). This test
-// holds the line: no rule source reads a `.text` field. A question a rule needs that the model
+// holds the line: no rule source reads a `.text` (or `->text`) field. A question a rule needs that the model
 // cannot answer yet goes into analyzers/semantic, where it is answered once and tested; a rule
 // quotes an expression in a message through semantic::quote.
 
@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 unsigned readsOnLine(const std::string &line) {
-  static const std::regex read(R"(\.text\b)");
+  static const std::regex read(R"((\.|->)text\b)");
   return static_cast<unsigned>(std::distance(std::sregex_iterator(line.begin(), line.end(), read), {}));
 }
 
@@ -49,5 +49,6 @@ TEST(RuleTextReads, NoRuleReadsText) {
 TEST(RuleTextReads, TheScanFindsAReadWhereThereIsOne) {
   // The scan itself, on a line it must count: a test that cannot fail would prove nothing.
   EXPECT_EQ(readsOnLine("if (mentionsName(a.value.text, n) && b.text.empty())"), 2u);
+  EXPECT_EQ(readsOnLine("\"runs `\" + t.expr->text + \"`\""), 1u);
   EXPECT_EQ(readsOnLine("a.value.textual; a.context; text"), 0u);
 }
