@@ -40,7 +40,7 @@ public:
 
 private:
   static void checkBranch(const Facts &f, const py::Function &fn, bool entry, const py::Branch &b, FindingSink &sink) {
-    const std::set<std::string> inputs = mem::inputNames(f.python, fn);
+    const std::set<std::string> inputs = semantic::inputAliases(f.python, fn);
     if (inputs.empty())
       return;
     const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b, inputs);
@@ -53,12 +53,12 @@ private:
     const bool versioned = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Version); });
     const bool identity = std::any_of(keys.begin(), keys.end(), [](const Key &k) { return k.has(KeyKind::Identity); });
     // A hit that returns what was stored, with no work between the test and the return.
-    if (const std::optional<mem::Statement> ret = semantic::storedHit(f.python, fn, b, positive)) {
+    if (const std::optional<semantic::ReturnStatement> ret = semantic::storedHit(f.python, fn, b, positive)) {
       reportHit(fn, entry, b, *ret, keys, versioned, identity, sink);
       return;
     }
     // A miss that refills data derived from the input, reused while the same object comes back.
-    const mem::BranchBlocks blocks = mem::blocksOf(b);
+    const semantic::BranchBlocks blocks = semantic::blocksOf(b);
     const LineRange miss = negative ? blocks.body : blocks.orelse;
     if (!miss.valid() || versioned)
       return;
@@ -66,7 +66,7 @@ private:
   }
 
   static void reportHit(const py::Function &fn, bool entry, const py::Branch &b,
-                        const mem::Statement &ret, const std::vector<Key> &keys, bool versioned, bool identity,
+                        const semantic::ReturnStatement &ret, const std::vector<Key> &keys, bool versioned, bool identity,
                         FindingSink &sink) {
     const LineRange lines{b.lines.begin, ret.lines.end - b.lines.begin <= 4 ? ret.lines.end : b.lines.end};
     const MessageVars vars{{"key", semantic::describeKeys(keys)}, {"function", fn.qualname},

@@ -35,7 +35,7 @@ private:
   static void checkPythonAllocation(const Facts &f, const py::Function &fn, const py::Assignment &alloc,
                                     FindingSink &sink) {
     const std::string &name = alloc.target;
-    const std::optional<mem::Statement> ret = semantic::returnOfBuffer(f.python, fn, name, alloc.lines.end);
+    const std::optional<semantic::ReturnStatement> ret = semantic::returnOfBuffer(f.python, fn, name, alloc.lines.end);
     if (!ret)
       return;
     // Rebound in between: what is returned is not this allocation.

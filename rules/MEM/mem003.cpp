@@ -55,7 +55,7 @@ private:
   static void checkEntry(const CheckContext &ctx, const py::Function &fn, const std::set<std::size_t> &owned,
                          FindingSink &sink) {
     const Facts &f = ctx.facts;
-    const std::vector<std::string> params = mem::inputParams(fn);
+    const std::vector<std::string> params = semantic::inputParams(fn);
     std::set<std::size_t> reported;
     for (const semantic::ReturnedInput &r : semantic::returnedInputs(f.python, fn)) {
       if (owned.count(r.position))
@@ -78,7 +78,7 @@ private:
     }
     // Results written into an input that is not returned: the caller's data changes under it.
     for (std::size_t i = 0; i < params.size(); ++i) {
-      if (owned.count(i) || reported.count(i) || mem::reboundBefore(f.python, fn, params[i]))
+      if (owned.count(i) || reported.count(i) || semantic::reboundBefore(f.python, fn, params[i]))
         continue;
       for (const semantic::InPlaceWrite &w : semantic::inPlaceWrites(f, fn, params[i])) {
         if (!w.inPlace)

@@ -47,12 +47,12 @@ private:
 
   /// The branch guards a cache: a hit returns stored state, or a miss refills `self`.
   static bool guardsCache(const Facts &f, const py::Function &fn, const py::Branch &b) {
-    const mem::BranchBlocks blocks = mem::blocksOf(b);
-    for (const mem::Statement &r : mem::returns(f.python, fn))
-      if ((mem::within(r.lines, blocks.body) || mem::within(r.lines, blocks.orelse)) && semantic::isStoredState(*r.value, f.python))
+    const semantic::BranchBlocks blocks = semantic::blocksOf(b);
+    for (const semantic::ReturnStatement &r : semantic::returnsOf(f.python, fn))
+      if ((semantic::within(r.lines, blocks.body) || semantic::within(r.lines, blocks.orelse)) && semantic::isStoredState(*r.value, f.python))
         return true;
     for (const py::Assignment &a : f.python.assignments)
-      if (a.function == fn.qualname && (mem::within(a.lines, blocks.body) || mem::within(a.lines, blocks.orelse)) &&
+      if (a.function == fn.qualname && (semantic::within(a.lines, blocks.body) || semantic::within(a.lines, blocks.orelse)) &&
           (a.kind == py::Assignment::TargetKind::SelfAttribute || a.target.rfind("self.", 0) == 0))
         return true;
     return false;
@@ -63,7 +63,7 @@ private:
       return;
     const py::Expr &condition = b.test;
     // Inputs as the caller passed them: a sample of a sample is still a sample.
-    std::set<std::string> inputs = mem::inputNames(f.python, fn);
+    std::set<std::string> inputs = semantic::inputAliases(f.python, fn);
     if (inputs.empty())
       return;
     std::string sample = semantic::constantSampleOf(condition, inputs);

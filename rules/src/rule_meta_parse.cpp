@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 // The rule YAML parser: used at build time by catalogue_gen.cpp (the catalogue the binary
@@ -52,13 +53,9 @@ RuntimeLinks runtimeLinks(const YAML::Node &root, const std::string &id) {
   links.explains = list(n, "explains");
   links.events = list(n, "events");
   // A probe clears a rule only by answering its question: it must be one that can confirm it.
-  for (const std::string &probe : links.clearedBy) {
-    bool confirms = false;
-    for (const std::string &c : links.confirmedBy)
-      confirms |= c == probe;
-    if (!confirms)
+  for (const std::string &probe : links.clearedBy)
+    if (std::find(links.confirmedBy.begin(), links.confirmedBy.end(), probe) == links.confirmedBy.end())
       throw std::runtime_error("rule " + id + ": cleared_by " + probe + " is not in its confirmed_by");
-  }
   return links;
 }
 

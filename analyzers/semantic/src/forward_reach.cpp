@@ -1,4 +1,5 @@
 #include "kbaudit/semantic/forward_reach.h"
+#include "kbaudit/semantic/extension_sources.h"
 
 #include "kbaudit/semantic/api_contract.h"
 #include "kbaudit/semantic/expr_structure.h"
@@ -140,13 +141,7 @@ void ForwardReach::collectExports() {
     if (!reached(call.function))
       continue;
     for (std::size_t i = 0; i < facts_.cxx.exports.size(); ++i) {
-      const cxx::ExportedFunction &ex = facts_.cxx.exports[i];
-      if (ex.name != call.exported)
-        continue;
-      const int module = ex.source >= 0 && static_cast<std::size_t>(ex.source) < em.sources.size()
-                             ? em.sources[static_cast<std::size_t>(ex.source)].module
-                             : -1;
-      if (call.module >= 0 && module >= 0 && module != call.module)
+      if (!exportServes(em, facts_.cxx.exports[i], call))
         continue;
       if (std::find(exports_.begin(), exports_.end(), i) == exports_.end())
         exports_.push_back(i);
