@@ -1,6 +1,7 @@
 #include "parse_unit.h"
 
 #include "collector.h"
+#include "instantiation_filter.h"
 #include "prelude_cache.h"
 #include "stub_fs.h"
 #include "stub_headers.h"
@@ -14,6 +15,7 @@
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/Serialization/ASTWriter.h>
 #include <clang/Serialization/InMemoryModuleCache.h>
 #include <clang/Tooling/Tooling.h>
@@ -121,14 +123,31 @@ private:
   std::vector<LineRange> &skippedLines_;
 };
 
-class CollectConsumer : public clang::ASTConsumer {
+class CollectConsumer : public clang::SemaConsumer {
 public:
   CollectConsumer(CxxFacts &facts, const CollectInput &input) : facts_(facts), input_(input) {}
-  void HandleTranslationUnit(clang::ASTContext &ctx) override { collectFacts(ctx, input_, facts_); }
+  void InitializeSema(clang::Sema &sema) override {
+    sema_ = &sema;
+    instantiations_.install(sema);
+  }
+  void ForgetSema() override { sema_ = nullptr; }
+  // Before the end of the unit instantiates what the declarations queued.
+  bool HandleTopLevelDecl(clang::DeclGroupRef) override {
+    if (sema_)
+      instantiations_.dropRepeated(*sema_);
+    return true;
+  }
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    if (!facts_.parses.empty())
+      facts_.parses.back().repeatedInstantiations = instantiations_.dropped();
+    collectFacts(ctx, input_, facts_);
+  }
 
 private:
   CxxFacts &facts_;
   const CollectInput &input_;
+  clang::Sema *sema_ = nullptr;
+  InstantiationFilter instantiations_;
 };
 
 class CollectAction : public clang::ASTFrontendAction {

@@ -372,6 +372,9 @@ struct ParseReport {
   /// Facts recovered lexically because the AST lost them (unresolved kernel launches and
   /// library calls in statements that did not parse).
   unsigned lexicallyRecovered = 0;
+  /// Function template instantiations not made: the same template with the same type
+  /// arguments (values aside) was instantiated already, and resolves every call alike.
+  unsigned repeatedInstantiations = 0;
   double milliseconds = 0;
 
   bool clean() const { return parsed && errors == 0; }
