@@ -6,9 +6,7 @@
 namespace kbaudit::rules::timing {
 
 void TimingCheck::run(const CheckContext &ctx, FindingSink &sink) const {
-  const bool reference = ctx.problem && ctx.problem->reference.found;
-  const ForwardReach reach(ctx.facts, reference ? &ctx.problem->reference.facts : nullptr,
-                           reference ? ctx.problem->reference.modelClass : std::string());
+  const ForwardReach &reach = forwardReach(ctx);
   if (!reach.knownEntry()) {
     sink.skipped(std::string(kNoEntryPoint));
     return;

@@ -55,8 +55,10 @@ public:
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
     const std::vector<Definition> defs = semantic::definitions(f);
+    const std::vector<semantic::LicenseLine> license = semantic::licenseLines(f); // once, not per library
     for (const LibrarySignature &lib : wrap006::kLibraries) {
-      report(ctx, lib, semantic::vendoredTraces(f, defs, {lib.licenseMarks, lib.phrases, lib.definitions, lib.common}),
+      report(ctx, lib,
+             semantic::vendoredTraces(f, license, defs, {lib.licenseMarks, lib.phrases, lib.definitions, lib.common}),
              sink);
     }
   }

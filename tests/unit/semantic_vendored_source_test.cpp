@@ -59,7 +59,7 @@ TEST(SemanticVendoredSource, TracesOfOneSignature) {
   static constexpr std::array<std::string_view, 2> strong = {"chunk_fwd_kernel", "chunk_local_cumsum"};
   static constexpr std::array<std::string_view, 1> common = {"prepare_lens"};
   const semantic::VendoredTraces t =
-      semantic::vendoredTraces(f, semantic::definitions(f), {marks, phrases, strong, common});
+      semantic::vendoredTraces(f, semantic::licenseLines(f), semantic::definitions(f), {marks, phrases, strong, common});
   ASSERT_EQ(t.licenseLines.size(), 1u);
   EXPECT_EQ(t.licenseLines[0], (LineRange{1, 1}));
   EXPECT_NE(t.licenseText.find("Copyright"), std::string::npos);
@@ -72,7 +72,7 @@ TEST(SemanticVendoredSource, TracesOfOneSignature) {
   EXPECT_EQ(t.independentSignals(), 3u) << "license, one phrase, one characteristic name; common names are no signal";
 
   static constexpr std::array<std::string_view, 1> others = {"Grace Hopper"};
-  const semantic::VendoredTraces none = semantic::vendoredTraces(f, semantic::definitions(f), {others, {}, {}, {}});
+  const semantic::VendoredTraces none = semantic::vendoredTraces(f, semantic::licenseLines(f), semantic::definitions(f), {others, {}, {}, {}});
   EXPECT_TRUE(none.licenseLines.empty());
   EXPECT_EQ(none.independentSignals(), 0u);
 }

@@ -14,23 +14,11 @@ bool isLicenseLine(std::string_view line) {
   return contains(line, "Copyright") || contains(line, "SPDX-") || contains(line, "(c)") || contains(line, "(C)");
 }
 
-LicenseHeader licenseHeader(const Facts &f, std::span<const std::string_view> marks) {
-  LicenseHeader out;
-  if (marks.empty())
-    return out;
+std::vector<LicenseLine> licenseLines(const Facts &f) {
+  std::vector<LicenseLine> out;
   const auto consider = [&](std::string_view line, unsigned at) {
-    if (at == 0 || !isLicenseLine(line))
-      return;
-    for (std::string_view mark : marks)
-      if (contains(line, mark)) {
-        if (std::find(out.lines.begin(), out.lines.end(), at) == out.lines.end())
-          out.lines.push_back(at);
-        if (out.firstText.empty()) {
-          const std::size_t start = line.find_first_not_of(" \t#/*\"'");
-          out.firstText = std::string(line.substr(start == std::string_view::npos ? 0 : start, 120));
-        }
-        return;
-      }
+    if (at != 0 && isLicenseLine(line))
+      out.push_back({line, at});
   };
   const SourceFile &src = f.source;
   for (unsigned n = 1; n <= src.lineCount(); ++n)
@@ -48,8 +36,30 @@ LicenseHeader licenseHeader(const Facts &f, std::span<const std::string_view> ma
       at = end + 1;
     }
   }
+  return out;
+}
+
+LicenseHeader licenseHeader(std::span<const LicenseLine> lines, std::span<const std::string_view> marks) {
+  LicenseHeader out;
+  for (const LicenseLine &l : lines)
+    for (std::string_view mark : marks)
+      if (contains(l.text, mark)) {
+        if (std::find(out.lines.begin(), out.lines.end(), l.line) == out.lines.end())
+          out.lines.push_back(l.line);
+        if (out.firstText.empty()) {
+          const std::size_t start = l.text.find_first_not_of(" \t#/*\"'");
+          out.firstText = std::string(l.text.substr(start == std::string_view::npos ? 0 : start, 120));
+        }
+        break;
+      }
   std::sort(out.lines.begin(), out.lines.end());
   return out;
+}
+
+LicenseHeader licenseHeader(const Facts &f, std::span<const std::string_view> marks) {
+  if (marks.empty())
+    return {};
+  return licenseHeader(licenseLines(f), marks);
 }
 
 } // namespace kbaudit::semantic

@@ -16,10 +16,11 @@ bool listed(std::span<const std::string_view> list, std::string_view name) {
 
 } // namespace
 
-VendoredTraces vendoredTraces(const Facts &f, const std::vector<Definition> &defs, const SourceSignature &signature) {
+VendoredTraces vendoredTraces(const Facts &f, std::span<const LicenseLine> license, const std::vector<Definition> &defs,
+                              const SourceSignature &signature) {
   VendoredTraces out;
   // Comments are not facts: the license lines are read by licenseHeader.
-  const LicenseHeader header = licenseHeader(f, signature.licenseMarks);
+  const LicenseHeader header = licenseHeader(license, signature.licenseMarks);
   for (unsigned n : header.lines)
     out.licenseLines.push_back({n, n});
   out.licenseText = header.firstText;

@@ -23,9 +23,19 @@ struct LicenseHeader {
   std::string firstText;       ///< the first one from its first character not in ` \t#/*"'`, at most 120 bytes
 };
 
+/// The lines of solution.py that isLicenseLine, in file order, then those of its embedded
+/// sources as recovered (decoded, joined), each with the solution.py line it maps to.
+struct LicenseLine {
+  std::string_view text; ///< into the Facts it was read from
+  unsigned line = 0;
+};
+std::vector<LicenseLine> licenseLines(const Facts &f);
+
 /// Every line of solution.py that isLicenseLine and contains one of `marks` (each line counted
 /// once); empty when `marks` is.
 /// Why: a copyright line naming a library's authors shows its source was pasted in.
 LicenseHeader licenseHeader(const Facts &f, std::span<const std::string_view> marks);
+/// The same over licenseLines(f), read once for several sets of marks.
+LicenseHeader licenseHeader(std::span<const LicenseLine> lines, std::span<const std::string_view> marks);
 
 } // namespace kbaudit::semantic

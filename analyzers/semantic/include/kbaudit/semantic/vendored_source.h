@@ -7,6 +7,7 @@
 
 #include "kbaudit/facts.h"
 #include "kbaudit/semantic/definitions.h"
+#include "kbaudit/semantic/license_header.h"
 
 #include <span>
 #include <string>
@@ -40,6 +41,7 @@ struct VendoredTraces {
 
 /// The traces of `signature` in the file whose definitions (semantic::definitions) are
 /// `defs`. Phrases are searched in the values of string constants, not in comments.
-VendoredTraces vendoredTraces(const Facts &f, const std::vector<Definition> &defs, const SourceSignature &signature);
+VendoredTraces vendoredTraces(const Facts &f, std::span<const LicenseLine> license, const std::vector<Definition> &defs,
+                              const SourceSignature &signature);
 
 } // namespace kbaudit::semantic
