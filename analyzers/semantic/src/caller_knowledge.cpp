@@ -32,8 +32,10 @@ bool isFrameSource(std::string_view r) {
     return true;
   if (r.find("cmdline") != std::string_view::npos)
     return true;
-  return std::any_of(kFrameSources.begin(), kFrameSources.end(),
-                     [&](std::string_view s) { return r == s || startsWith(r, std::string(s) + "."); });
+  // `s` itself or a member of it (`s.` begins `r`), without building `s + "."` per name.
+  return std::any_of(kFrameSources.begin(), kFrameSources.end(), [&](std::string_view s) {
+    return startsWith(r, s) && (r.size() == s.size() || r[s.size()] == '.');
+  });
 }
 
 bool isEnvAccess(std::string_view r) {
