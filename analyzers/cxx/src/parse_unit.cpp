@@ -3,6 +3,7 @@
 #include "collector.h"
 #include "instantiation_filter.h"
 #include "prelude_cache.h"
+#include "prelude_writer.h"
 #include "stub_fs.h"
 #include "stub_headers.h"
 
@@ -289,7 +290,7 @@ protected:
   }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci,
                                                         llvm::StringRef) override {
-    return std::make_unique<clang::PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(),
+    return std::make_unique<PreludeWriter>(ci.getPreprocessor(), ci.getModuleCache(),
                                                  kPchPath, /*isysroot=*/"", buffer_,
                                                  llvm::ArrayRef<std::shared_ptr<clang::ModuleFileExtension>>(),
                                                  /*AllowASTWithErrors=*/false,

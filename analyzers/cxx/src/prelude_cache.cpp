@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump when the layout of an entry or what goes into a key changes.
-constexpr std::string_view kMagic = "kbaudit-prelude-pch 1\n";
+constexpr std::string_view kMagic = "kbaudit-prelude-pch 2\n"; // 2: no deferred-diagnostics list
 // A precompiled prelude is a few MB; anything far larger under a key's name is not one.
 constexpr std::uintmax_t kMaxBytes = 256u << 20;
 constexpr size_t kHeader = kMagic.size() + 64 + 1 + 2 * sizeof(uint64_t);
