@@ -122,6 +122,34 @@ torch::Tensor run(torch::Tensor a, int M, int N, int K) {
   EXPECT_EQ(cutlassCalls(f), 1u);
 }
 
+TEST(CxxInstantiations, ABaseOrMemberTypeAValuePicksKeepsEveryInstantiation) {
+  // X has no specializations, but its base and its member type are picked by N.
+  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+#include <type_traits>
+template <int N> struct X : std::conditional_t<N == 1, Gemm, Mine> {};
+template <int N> struct Y { using Op = std::conditional_t<N == 1, Gemm, Mine>; };
+template <int N> cutlass::Status viaBase(const Gemm::Arguments &args) {
+  X<N> op;
+  return op(args);
+}
+template <int N> cutlass::Status viaMember(const Gemm::Arguments &args) {
+  typename Y<N>::Op op;
+  return op(args);
+}
+torch::Tensor run(torch::Tensor a, int M, int N, int K) {
+  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
+  viaBase<0>(args);
+  viaBase<1>(args);
+  viaMember<0>(args);
+  viaMember<1>(args);
+  return a;
+}
+)cu")});
+  ASSERT_EQ(errorCount(f), 0u) << errors(f);
+  EXPECT_EQ(repeated(f), 0u);
+  EXPECT_EQ(cutlassCalls(f), 2u);
+}
+
 TEST(CxxInstantiations, AnIfConstexprInACalleeKeepsItsCallersInstantiations) {
   // outer<1> repeats outer<0> in its own body, but only outer<1> asks for inner<Gemm, 1>,
   // whose `if constexpr` branch makes the library call.

@@ -43,38 +43,64 @@ void typeSignature(llvm::ArrayRef<clang::TemplateArgument> args, const clang::Pr
   }
 }
 
+/// The class template `type` names, with its arguments; null for any other type.
+const clang::TemplateSpecializationType *classTemplateNamed(const clang::Type *type) {
+  return type ? llvm::dyn_cast<clang::TemplateSpecializationType>(type->getCanonicalTypeInternal().getTypePtr())
+              : nullptr;
+}
+
+bool hasSpecializations(const clang::ClassTemplateDecl &decl) {
+  llvm::SmallVector<clang::ClassTemplatePartialSpecializationDecl *, 2> partial;
+  const_cast<clang::ClassTemplateDecl &>(decl).getPartialSpecializations(partial);
+  return !partial.empty() || llvm::any_of(decl.specializations(), [](const clang::ClassTemplateSpecializationDecl *s) {
+           return s->getSpecializationKind() == clang::TSK_ExplicitSpecialization;
+         });
+}
+
 /// Whether naming `type` can mean different declarations for different values of the
-/// enclosing template's arguments: a class template named with value-dependent arguments
-/// that has explicit or partial specializations (`Pick<N>`, `std::conditional<(N > 64), ...>`
-/// under `std::conditional_t`), reached through aliases and `typename X<N>::Member`
-/// qualifiers; a dependent `decltype` or a name Clang could not tie to a template counts.
-/// A class template without specializations (`cub::BlockRadixSort<float, N>`) gives the same
-/// members for every value.
-bool specializedByValue(const clang::Type *type) {
+/// enclosing template's arguments: a class template named with dependent arguments that has
+/// explicit or partial specializations (`Pick<N>`, `std::conditional<(N > 64), ...>` under
+/// `std::conditional_t`), or whose bases or member type named (`typename X<N>::Op`) are such,
+/// reached through aliases and `typename X<N>::Member` qualifiers; a dependent `decltype`, a
+/// name Clang could not tie to a template, or a chain deeper than 8 counts. A class template
+/// without specializations (`cub::BlockRadixSort<float, N>`) gives the same members for every value.
+bool specializedByValue(const clang::Type *type, llvm::StringRef member = {}, unsigned depth = 0) {
   if (!type || !type->isInstantiationDependentType())
     return false;
+  if (depth > 8)
+    return true;
   type = type->getCanonicalTypeInternal().getTypePtr();
   if (const auto *name = llvm::dyn_cast<clang::DependentNameType>(type)) {
     const clang::NestedNameSpecifier *q = name->getQualifier();
-    return q && q->getAsType() ? specializedByValue(q->getAsType()) : true;
+    const clang::IdentifierInfo *id = name->getIdentifier();
+    return q && q->getAsType() && id ? specializedByValue(q->getAsType(), id->getName(), depth + 1) : true;
   }
   if (llvm::isa<clang::DependentTemplateSpecializationType, clang::DecltypeType>(type))
     return true;
-  const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(type);
+  const clang::TemplateSpecializationType *tst = classTemplateNamed(type);
   if (!tst)
     return false; // a template parameter: its type is in the signature
   const auto *decl = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(tst->getTemplateName().getAsTemplateDecl());
   if (!decl)
     return true;
-  llvm::SmallVector<clang::ClassTemplatePartialSpecializationDecl *, 2> partial;
-  const_cast<clang::ClassTemplateDecl *>(decl)->getPartialSpecializations(partial);
-  const bool specialized =
-      !partial.empty() || llvm::any_of(decl->specializations(), [](const clang::ClassTemplateSpecializationDecl *s) {
-        return s->getSpecializationKind() == clang::TSK_ExplicitSpecialization;
-      });
-  return specialized || llvm::any_of(tst->template_arguments(), [](const clang::TemplateArgument &a) {
-           return a.getKind() == clang::TemplateArgument::Type && specializedByValue(a.getAsType().getTypePtr());
-         });
+  if (hasSpecializations(*decl))
+    return true;
+  const auto byValue = [&](clang::QualType t) { return specializedByValue(t.getTypePtrOrNull(), {}, depth + 1); };
+  if (llvm::any_of(tst->template_arguments(), [&](const clang::TemplateArgument &a) {
+        return a.getKind() == clang::TemplateArgument::Type && byValue(a.getAsType());
+      }))
+    return true;
+  const clang::CXXRecordDecl *pattern = decl->getTemplatedDecl();
+  if (!pattern || !pattern->hasDefinition())
+    return false;
+  if (llvm::any_of(pattern->bases(), [&](const clang::CXXBaseSpecifier &b) { return byValue(b.getType()); }))
+    return true;
+  if (member.empty())
+    return false;
+  return llvm::any_of(pattern->lookup(&decl->getASTContext().Idents.get(member)), [&](const clang::NamedDecl *d) {
+    const auto *alias = llvm::dyn_cast<clang::TypedefNameDecl>(d);
+    return alias && byValue(alias->getUnderlyingType());
+  });
 }
 
 /// The written body a call to `fd` runs: the template it instantiates, or `fd` itself.
