@@ -1,6 +1,9 @@
 #include "tree.h"
 
+#include <llvm/ADT/DenseMap.h>
+
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace kbaudit::py::ts {
@@ -168,13 +171,10 @@ struct CursorHolder {
 
 thread_local CursorHolder tlCursor;
 
-template <bool NamedOnly> Children listChildren(TSNode n) {
-  Children out;
-  if (ts_node_is_null(n) || ts_node_child_count(n) == 0)
-    return out;
+template <bool NamedOnly, typename Out> void listChildren(TSNode n, Out &out) {
   TSTreeCursor &c = tlCursor.at(n);
   if (!ts_tree_cursor_goto_first_child(&c))
-    return out;
+    return;
   do {
     TSNode child = ts_tree_cursor_current_node(&c);
     if constexpr (NamedOnly) {
@@ -183,6 +183,50 @@ template <bool NamedOnly> Children listChildren(TSNode n) {
     }
     out.push_back(child);
   } while (ts_tree_cursor_goto_next_sibling(&c));
+}
+
+thread_local NodeMemo::Impl *tlMemo = nullptr;
+
+} // namespace
+
+struct NodeMemo::Impl {
+  const TSTree *tree;
+  // A listing is a stretch of `nodes`: the node's children, or its named ones.
+  struct Stretch {
+    uint32_t begin = 0, size = 0;
+  };
+  llvm::DenseMap<const void *, Stretch> all, named;
+  llvm::DenseMap<std::pair<const void *, unsigned>, TSNode> fields;
+  std::vector<TSNode> nodes;
+
+  template <bool NamedOnly> Children list(TSNode n) {
+    auto [it, fresh] = (NamedOnly ? named : all).try_emplace(n.id);
+    if (fresh) {
+      const auto begin = static_cast<uint32_t>(nodes.size());
+      listChildren<NamedOnly>(n, nodes);
+      it->second = Stretch{begin, static_cast<uint32_t>(nodes.size()) - begin};
+    }
+    const TSNode *first = nodes.data() + it->second.begin;
+    return Children(first, first + it->second.size);
+  }
+};
+
+NodeMemo::NodeMemo(const TSTree *tree) : impl_(new Impl{tree, {}, {}, {}, {}}), outer_(tlMemo) { tlMemo = impl_; }
+
+NodeMemo::~NodeMemo() {
+  tlMemo = outer_;
+  delete impl_;
+}
+
+namespace {
+
+template <bool NamedOnly> Children childrenOf(TSNode n) {
+  Children out;
+  if (ts_node_is_null(n) || ts_node_child_count(n) == 0)
+    return out;
+  if (NodeMemo::Impl *memo = tlMemo; memo && memo->tree == n.tree)
+    return memo->list<NamedOnly>(n);
+  listChildren<NamedOnly>(n, out);
   return out;
 }
 
@@ -206,11 +250,17 @@ TSNode field(TSNode n, F f) {
     TSNode null{};
     return null;
   }
+  if (NodeMemo::Impl *memo = tlMemo; memo && memo->tree == n.tree) {
+    auto [it, fresh] = memo->fields.try_emplace({n.id, static_cast<unsigned>(f)});
+    if (fresh)
+      it->second = ts_node_child_by_field_id(n, id);
+    return it->second;
+  }
   return ts_node_child_by_field_id(n, id);
 }
 
-Children children(TSNode n) { return listChildren<false>(n); }
-Children namedChildren(TSNode n) { return listChildren<true>(n); }
+Children children(TSNode n) { return childrenOf<false>(n); }
+Children namedChildren(TSNode n) { return childrenOf<true>(n); }
 
 std::string truncated(llvm::StringRef s, size_t max) {
   if (s.size() <= max)

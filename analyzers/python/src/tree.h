@@ -174,6 +174,25 @@ Children children(TSNode n);
 /// Named children in order, without comments.
 Children namedChildren(TSNode n);
 
+/// While one lives, children(), namedChildren() and field() of `tree`'s nodes on this thread
+/// remember their answers: the front end's walkers (the extractor, each def's reads, each
+/// summarised expression's names, the evaluator) list the same nodes again and again, and a
+/// tree-sitter cursor step costs hundreds of instructions. The tree must outlive it (it keys on
+/// node ids, which are addresses inside the tree); one per thread at a time, innermost wins.
+class NodeMemo {
+public:
+  explicit NodeMemo(const TSTree *tree);
+  ~NodeMemo();
+  NodeMemo(const NodeMemo &) = delete;
+  NodeMemo &operator=(const NodeMemo &) = delete;
+
+  struct Impl;
+
+private:
+  Impl *impl_;
+  Impl *outer_;
+};
+
 /// Source text of a node.
 inline llvm::StringRef text(TSNode n, llvm::StringRef src) {
   if (isNull(n))
