@@ -2,6 +2,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
@@ -119,35 +120,28 @@ constexpr std::array<const char *, static_cast<size_t>(F::Count_)> kFieldNames =
     "subject", "module_name", "alias", "expression", "format_specifier", "type_conversion",
     "subscript", "argument", "type", "return_type"};
 
-struct Tables {
-  std::vector<K> kinds; // indexed by TSSymbol
-  std::array<TSFieldId, static_cast<size_t>(F::Count_)> fields{};
+// The field ids by F, read by field(); set by fillKinds() before kindsReady.
+std::array<TSFieldId, static_cast<size_t>(F::Count_)> gFields{};
 
-  Tables() {
-    const TSLanguage *lang = tree_sitter_python();
-    uint32_t count = ts_language_symbol_count(lang);
-    kinds.assign(count, K::Other);
-    // Map by name rather than by ts_language_symbol_for_name: aliased symbols (e.g. the
-    // soft keywords surfacing as `identifier`) have distinct ids with the same name.
-    for (uint32_t s = 0; s < count; ++s) {
-      if (ts_language_symbol_type(lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular)
-        continue;
-      llvm::StringRef name = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
-      for (const auto &kn : kKindNames)
-        if (name == kn.name) {
-          kinds[s] = kn.kind;
-          break;
-        }
-    }
-    for (size_t i = 0; i < kFieldNames.size(); ++i)
-      fields[i] = ts_language_field_id_for_name(lang, kFieldNames[i],
-                                                static_cast<uint32_t>(std::char_traits<char>::length(kFieldNames[i])));
+void buildTables(std::array<K, 0x10000> &kinds) {
+  const TSLanguage *lang = tree_sitter_python();
+  uint32_t count = std::min<uint32_t>(ts_language_symbol_count(lang), 0xFFFF);
+  kinds[static_cast<TSSymbol>(-1)] = K::Error; // ts_builtin_sym_error
+  // Map by name rather than by ts_language_symbol_for_name: aliased symbols (e.g. the
+  // soft keywords surfacing as `identifier`) have distinct ids with the same name.
+  for (uint32_t s = 0; s < count; ++s) {
+    if (ts_language_symbol_type(lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular)
+      continue;
+    llvm::StringRef name = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
+    for (const auto &kn : kKindNames)
+      if (name == kn.name) {
+        kinds[s] = kn.kind;
+        break;
+      }
   }
-};
-
-const Tables &tables() {
-  static const Tables t;
-  return t;
+  for (size_t i = 0; i < kFieldNames.size(); ++i)
+    gFields[i] = ts_language_field_id_for_name(lang, kFieldNames[i],
+                                               static_cast<uint32_t>(std::char_traits<char>::length(kFieldNames[i])));
 }
 
 // One cursor per thread, reset for every child listing: creating a cursor allocates.
@@ -190,6 +184,8 @@ thread_local NodeMemo::Impl *tlMemo = nullptr;
 } // namespace
 
 struct NodeMemo::Impl {
+  explicit Impl(const TSTree *t) : tree(t) {}
+
   const TSTree *tree;
   // A listing is a stretch of `nodes`: the node's children, or its named ones.
   struct Stretch {
@@ -211,7 +207,7 @@ struct NodeMemo::Impl {
   }
 };
 
-NodeMemo::NodeMemo(const TSTree *tree) : impl_(new Impl{tree, {}, {}, {}, {}}), outer_(tlMemo) { tlMemo = impl_; }
+NodeMemo::NodeMemo(const TSTree *tree) : impl_(new Impl(tree)), outer_(tlMemo) { tlMemo = impl_; }
 
 NodeMemo::~NodeMemo() {
   tlMemo = outer_;
@@ -232,20 +228,29 @@ template <bool NamedOnly> Children childrenOf(TSNode n) {
 
 } // namespace
 
-K kind(TSNode n) {
-  if (ts_node_is_null(n))
-    return K::Other;
-  TSSymbol s = ts_node_symbol(n);
-  if (s == static_cast<TSSymbol>(-1))
-    return K::Error;
-  const auto &k = tables().kinds;
-  return s < k.size() ? k[s] : K::Other;
+namespace detail {
+
+std::array<K, 0x10000> kinds{};
+std::atomic<bool> kindsReady{false};
+
+void fillKinds() {
+  // Built once, by whichever thread asks first; the others wait on the static's guard.
+  static const bool filled = [] {
+    buildTables(kinds);
+    return true;
+  }();
+  (void)filled;
+  kindsReady.store(true, std::memory_order_release);
 }
+
+} // namespace detail
 
 TSNode field(TSNode n, F f) {
   if (ts_node_is_null(n))
     return n;
-  TSFieldId id = tables().fields[static_cast<size_t>(f)];
+  if (!detail::kindsReady.load(std::memory_order_acquire))
+    detail::fillKinds();
+  TSFieldId id = gFields[static_cast<size_t>(f)];
   if (id == 0) {
     TSNode null{};
     return null;
