@@ -192,7 +192,20 @@ struct NodeMemo::Impl {
     uint32_t begin = 0, size = 0;
   };
   llvm::DenseMap<const void *, Stretch> all, named;
-  llvm::DenseMap<std::pair<const void *, unsigned>, TSNode> fields;
+  // Keyed by the node id and the field in one word (ids are 8-byte aligned addresses, well
+  // under 2^59), hashed by one multiplication: DenseMapInfo of a pair hashes both and combines,
+  // and DenseMapInfo<uint64_t>'s `key * 37` leaves the low bits (the bucket) to the field alone.
+  struct FieldKeyInfo {
+    static uint64_t getEmptyKey() { return ~uint64_t(0); }
+    static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
+    static unsigned getHashValue(uint64_t k) { return static_cast<unsigned>((k * 0x9E3779B97F4A7C15ull) >> 32); }
+    static bool isEqual(uint64_t a, uint64_t b) { return a == b; }
+  };
+  llvm::DenseMap<uint64_t, TSNode, FieldKeyInfo> fields;
+  static uint64_t fieldKey(TSNode n, F f) {
+    static_assert(static_cast<unsigned>(F::Count_) <= 32);
+    return (static_cast<uint64_t>(reinterpret_cast<uintptr_t>(n.id)) << 2) | static_cast<uint64_t>(f);
+  }
   std::vector<TSNode> nodes;
 
   template <bool NamedOnly> Children list(TSNode n) {
@@ -256,7 +269,7 @@ TSNode field(TSNode n, F f) {
     return null;
   }
   if (NodeMemo::Impl *memo = tlMemo; memo && memo->tree == n.tree) {
-    auto [it, fresh] = memo->fields.try_emplace({n.id, static_cast<unsigned>(f)});
+    auto [it, fresh] = memo->fields.try_emplace(NodeMemo::Impl::fieldKey(n, f));
     if (fresh)
       it->second = ts_node_child_by_field_id(n, id);
     return it->second;
