@@ -165,7 +165,27 @@ struct CursorHolder {
 
 thread_local CursorHolder tlCursor;
 
+// Up to this many named children, listed by index (60 corpus runs: 3,427.0 M instructions by
+// cursor only, 3,403.2 M up to 2, 3,399.1 M up to 4, 3,396.8 M up to 8; 4 keeps the quadratic
+// term small on nodes the corpus does not have).
+constexpr uint32_t kIndexedUpTo = 4;
+
 template <bool NamedOnly, typename Out> void listChildren(TSNode n, Out &out) {
+  if constexpr (NamedOnly) {
+    // A node with a few named children (most of them: calls' argument lists, attributes,
+    // binary operators) lists faster by index than by cursor: a cursor step costs several
+    // hundred instructions through the grammar's hidden supertype nodes, and indexing is linear
+    // in the index only, so it stays cheap while the count is small.
+    const uint32_t count = ts_node_named_child_count(n);
+    if (count <= kIndexedUpTo) {
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode child = ts_node_named_child(n, i);
+        if (kind(child) != K::Comment)
+          out.push_back(child);
+      }
+      return;
+    }
+  }
   TSTreeCursor &c = tlCursor.at(n);
   if (!ts_tree_cursor_goto_first_child(&c))
     return;
