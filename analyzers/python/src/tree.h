@@ -127,7 +127,7 @@ enum class K : uint8_t {
 namespace detail {
 // Indexed by every TSSymbol value: no bounds test, and ts_builtin_sym_error (the 0xFFFF of an
 // ERROR node) holds K::Error. Filled once by fillKinds() before `kindsReady` is set; kind() is
-// called about a million times per hundred solutions, so it reads the table inline rather than
+// called about a million times per 60 corpus solutions, so it reads the table inline rather than
 // through a function-local static's guard.
 extern std::array<K, 0x10000> kinds;
 extern std::atomic<bool> kindsReady;
