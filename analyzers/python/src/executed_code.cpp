@@ -147,12 +147,15 @@ ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts)
 
 PythonFacts analyzeWithExecutedCode(std::string_view source) {
   PythonFacts facts = analyze(source);
-  std::string current(source);
+  // The text read last: the source itself until a rewrite (no copy of a file that has none).
+  std::string rewritten;
+  std::string_view current = source;
   std::vector<Diagnostic> notes;
   // Lambdas bound to names first: code in an exec'd string gets the same reading below.
   const auto readLambdas = [&] {
     if (std::optional<std::string> defs = lambdasAsDefs(current, facts)) {
-      current = std::move(*defs);
+      rewritten = std::move(*defs);
+      current = rewritten;
       facts = analyze(current);
     }
   };
@@ -168,7 +171,8 @@ PythonFacts analyzeWithExecutedCode(std::string_view source) {
     for (Diagnostic &d : e.diagnostics)
       if (d.severity == Diagnostic::Severity::Note)
         notes.push_back(std::move(d));
-    current = std::move(*e.inlined);
+    rewritten = std::move(*e.inlined);
+    current = rewritten;
     facts = analyze(current);
     readLambdas();
     if (round == 3)

@@ -38,6 +38,7 @@ PythonFacts analyze(std::string_view source) {
     llvm::StringRef src = parsed.repaired.empty() ? llvm::StringRef(source.data(), source.size())
                                                   : llvm::StringRef(parsed.repaired);
     TSNode root = ts_tree_root_node(parsed.tree.get());
+    const ts::NodeMemo memo(parsed.tree.get()); // every walker below lists the same nodes again
     bool reported = false;
     auto tooDeep = [&](TSNode n) {
       if (reported)

@@ -11,6 +11,8 @@
 #include <llvm/ADT/StringRef.h>
 #include <tree_sitter/api.h>
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -122,8 +124,24 @@ enum class K : uint8_t {
   Count_
 };
 
+namespace detail {
+// Indexed by every TSSymbol value: no bounds test, and ts_builtin_sym_error (the 0xFFFF of an
+// ERROR node) holds K::Error. Filled once by fillKinds() before `kindsReady` is set; kind() is
+// called about a million times per 60 corpus solutions, so it reads the table inline rather than
+// through a function-local static's guard.
+extern std::array<K, 0x10000> kinds;
+extern std::atomic<bool> kindsReady;
+void fillKinds();
+} // namespace detail
+
 /// Kind of a node; anonymous tokens ("is", "+", "(") are K::Other, use tokenType() for those.
-K kind(TSNode n);
+inline K kind(TSNode n) {
+  if (ts_node_is_null(n))
+    return K::Other;
+  if (!detail::kindsReady.load(std::memory_order_acquire))
+    detail::fillKinds();
+  return detail::kinds[ts_node_symbol(n)];
+}
 /// The grammar's type name, for anonymous tokens such as operators ("is not", "+=").
 inline std::string_view tokenType(TSNode n) { return ts_node_is_null(n) ? std::string_view() : ts_node_type(n); }
 
@@ -173,6 +191,25 @@ using Children = llvm::SmallVector<TSNode, 8>;
 Children children(TSNode n);
 /// Named children in order, without comments.
 Children namedChildren(TSNode n);
+
+/// While one lives, children(), namedChildren() and field() of `tree`'s nodes on this thread
+/// remember their answers: the front end's walkers (the extractor, each def's reads, each
+/// summarised expression's names, the evaluator) list the same nodes again and again, and a
+/// tree-sitter cursor step costs hundreds of instructions. The tree must outlive it (it keys on
+/// node ids, which are addresses inside the tree); one per thread at a time, innermost wins.
+class NodeMemo {
+public:
+  explicit NodeMemo(const TSTree *tree);
+  ~NodeMemo();
+  NodeMemo(const NodeMemo &) = delete;
+  NodeMemo &operator=(const NodeMemo &) = delete;
+
+  struct Impl;
+
+private:
+  Impl *impl_;
+  Impl *outer_;
+};
 
 /// Source text of a node.
 inline llvm::StringRef text(TSNode n, llvm::StringRef src) {
