@@ -837,37 +837,59 @@ void Collector::recoverLexically() {
 // ---------------------------------------------------------------------------------------
 
 void Collector::run(const MatchFinder::MatchResult &result) {
-  const BoundNodes &nodes = result.Nodes;
-  if (const auto *fn = nodes.getNodeAs<FunctionDecl>("fn"))
-    onFunction(*fn);
-  else if (const auto *lambda = nodes.getNodeAs<LambdaExpr>("lambda"))
-    onLambda(*lambda);
-  else if (const auto *launch = nodes.getNodeAs<CUDAKernelCallExpr>("launch"))
-    onLaunch(*launch);
-  else if (const auto *call = nodes.getNodeAs<CallExpr>("call"))
-    onCall(*call);
-  else if (const auto *icall = nodes.getNodeAs<CallExpr>("icall"))
-    onInstantiatedCall(*icall);
-  else if (const auto *construct = nodes.getNodeAs<CXXConstructExpr>("construct"))
-    onConstruct(*construct);
-  else if (const auto *gcc = dyn_cast_or_null<GCCAsmStmt>(nodes.getNodeAs<AsmStmt>("asm")))
-    onAsm(*gcc);
-  else if (const auto *var = nodes.getNodeAs<VarDecl>("var"))
-    onVar(*var);
-  else if (const auto *field = nodes.getNodeAs<FieldDecl>("field"))
-    onField(*field);
-  else if (const auto *alias = nodes.getNodeAs<TypedefNameDecl>("alias"))
-    onAlias(*alias);
-  else if (const auto *cast = nodes.getNodeAs<ExplicitCastExpr>("cast"))
-    onCast(*cast);
-  else if (const auto *ref = nodes.getNodeAs<DeclRefExpr>("ref"))
-    onDeclRef(*ref);
-  else if (const auto *member = nodes.getNodeAs<MemberExpr>("member"))
-    onMember(*member);
-  else if (const auto *lookup = nodes.getNodeAs<UnresolvedLookupExpr>("lookup"))
-    onUnresolvedLookup(*lookup);
-  else if (const auto *recovery = nodes.getNodeAs<RecoveryExpr>("recovery"))
-    onRecovery(*recovery);
+  // Every matcher binds one node: read it once and dispatch on its id (a StringRef compares
+  // lengths first), rather than asking the bound-node map for each id in turn.
+  const BoundNodes::IDToNodeMap &bound = result.Nodes.getMap();
+  if (bound.size() != 1)
+    return;
+  const llvm::StringRef id = bound.begin()->first;
+  const DynTypedNode &node = bound.begin()->second;
+  if (id == "fn") {
+    if (const auto *fn = node.get<FunctionDecl>())
+      onFunction(*fn);
+  } else if (id == "lambda") {
+    if (const auto *lambda = node.get<LambdaExpr>())
+      onLambda(*lambda);
+  } else if (id == "launch") {
+    if (const auto *launch = node.get<CUDAKernelCallExpr>())
+      onLaunch(*launch);
+  } else if (id == "call") {
+    if (const auto *call = node.get<CallExpr>())
+      onCall(*call);
+  } else if (id == "icall") {
+    if (const auto *icall = node.get<CallExpr>())
+      onInstantiatedCall(*icall);
+  } else if (id == "construct") {
+    if (const auto *construct = node.get<CXXConstructExpr>())
+      onConstruct(*construct);
+  } else if (id == "asm") {
+    if (const auto *gcc = dyn_cast_or_null<GCCAsmStmt>(node.get<AsmStmt>()))
+      onAsm(*gcc);
+  } else if (id == "var") {
+    if (const auto *var = node.get<VarDecl>())
+      onVar(*var);
+  } else if (id == "field") {
+    if (const auto *field = node.get<FieldDecl>())
+      onField(*field);
+  } else if (id == "alias") {
+    if (const auto *alias = node.get<TypedefNameDecl>())
+      onAlias(*alias);
+  } else if (id == "cast") {
+    if (const auto *cast = node.get<ExplicitCastExpr>())
+      onCast(*cast);
+  } else if (id == "ref") {
+    if (const auto *ref = node.get<DeclRefExpr>())
+      onDeclRef(*ref);
+  } else if (id == "member") {
+    if (const auto *member = node.get<MemberExpr>())
+      onMember(*member);
+  } else if (id == "lookup") {
+    if (const auto *lookup = node.get<UnresolvedLookupExpr>())
+      onUnresolvedLookup(*lookup);
+  } else if (id == "recovery") {
+    if (const auto *recovery = node.get<RecoveryExpr>())
+      onRecovery(*recovery);
+  }
 }
 
 void Collector::collect() {
