@@ -25,6 +25,16 @@ struct Mine {
 };
 )cu";
 
+/// kGemm, `templates`, and a host function that builds GEMM arguments `args` and runs `calls`.
+CxxFacts withGemm(const std::string &templates, const std::string &calls) {
+  return analyzeSources({cuda(std::string(kGemm) + templates +
+                              "torch::Tensor run(torch::Tensor a, int M, int N, int K) {\n"
+                              "  Gemm gemm;\n"
+                              "  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N},"
+                              " {1.0f, 0.0f});\n" +
+                              calls + "  return a;\n}\n")});
+}
+
 unsigned repeated(const CxxFacts &f) {
   unsigned n = 0;
   for (const ParseReport &p : f.parses)
@@ -64,59 +74,49 @@ void run(torch::Tensor x, int n) {
 }
 
 TEST(CxxInstantiations, EachTypeArgumentIsStillInstantiated) {
-  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+  const CxxFacts f = withGemm(R"cu(
 template <class G, int STAGES> cutlass::Status launch(G &g, const typename G::Arguments &args) {
   return g(args);
 }
-torch::Tensor run(torch::Tensor a, int M, int N, int K) {
-  Mine mine;
-  Gemm gemm;
-  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
+)cu",
+                              R"cu(  Mine mine;
   launch<Mine, 2>(mine, args);
   launch<Mine, 3>(mine, args);
   launch<Gemm, 2>(gemm, args);
-  return a;
-}
-)cu")});
+)cu");
   ASSERT_EQ(errorCount(f), 0u) << errors(f);
   EXPECT_EQ(repeated(f), 1u); // launch<Mine, 3>
   EXPECT_EQ(cutlassCalls(f), 1u);
 }
 
 TEST(CxxInstantiations, ATypeAValuePicksKeepsEveryInstantiation) {
-  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+  const CxxFacts f = withGemm(R"cu(
 template <int N> struct Pick { using Op = Mine; };
 template <> struct Pick<1> { using Op = Gemm; };
 template <int N> cutlass::Status launch(const Gemm::Arguments &args) {
   typename Pick<N>::Op op;
   return op(args);
 }
-torch::Tensor run(torch::Tensor a, int M, int N, int K) {
-  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
-  launch<0>(args);
+)cu",
+                              R"cu(  launch<0>(args);
   launch<1>(args);
-  return a;
-}
-)cu")});
+)cu");
   ASSERT_EQ(errorCount(f), 0u) << errors(f);
   EXPECT_EQ(repeated(f), 0u);
   EXPECT_EQ(cutlassCalls(f), 1u);
 }
 
 TEST(CxxInstantiations, AConditionalTypeKeepsEveryInstantiation) {
-  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+  const CxxFacts f = withGemm(R"cu(
 #include <type_traits>
 template <int N> cutlass::Status launch(const Gemm::Arguments &args) {
   std::conditional_t<N == 1, Gemm, Mine> op;
   return op(args);
 }
-torch::Tensor run(torch::Tensor a, int M, int N, int K) {
-  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
-  launch<0>(args);
+)cu",
+                              R"cu(  launch<0>(args);
   launch<1>(args);
-  return a;
-}
-)cu")});
+)cu");
   ASSERT_EQ(errorCount(f), 0u) << errors(f);
   EXPECT_EQ(repeated(f), 0u);
   EXPECT_EQ(cutlassCalls(f), 1u);
@@ -124,7 +124,7 @@ torch::Tensor run(torch::Tensor a, int M, int N, int K) {
 
 TEST(CxxInstantiations, ABaseOrMemberTypeAValuePicksKeepsEveryInstantiation) {
   // X has no specializations, but its base and its member type are picked by N.
-  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+  const CxxFacts f = withGemm(R"cu(
 #include <type_traits>
 template <int N> struct X : std::conditional_t<N == 1, Gemm, Mine> {};
 template <int N> struct Y { using Op = std::conditional_t<N == 1, Gemm, Mine>; };
@@ -136,15 +136,12 @@ template <int N> cutlass::Status viaMember(const Gemm::Arguments &args) {
   typename Y<N>::Op op;
   return op(args);
 }
-torch::Tensor run(torch::Tensor a, int M, int N, int K) {
-  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
-  viaBase<0>(args);
+)cu",
+                              R"cu(  viaBase<0>(args);
   viaBase<1>(args);
   viaMember<0>(args);
   viaMember<1>(args);
-  return a;
-}
-)cu")});
+)cu");
   ASSERT_EQ(errorCount(f), 0u) << errors(f);
   EXPECT_EQ(repeated(f), 0u);
   EXPECT_EQ(cutlassCalls(f), 2u);
@@ -153,7 +150,7 @@ torch::Tensor run(torch::Tensor a, int M, int N, int K) {
 TEST(CxxInstantiations, AnIfConstexprInACalleeKeepsItsCallersInstantiations) {
   // outer<1> repeats outer<0> in its own body, but only outer<1> asks for inner<Gemm, 1>,
   // whose `if constexpr` branch makes the library call.
-  const CxxFacts f = analyzeSources({cuda(std::string(kGemm) + R"cu(
+  const CxxFacts f = withGemm(R"cu(
 template <class G, int M> cutlass::Status inner(G &g, const typename G::Arguments &args) {
   if constexpr (M == 1)
     return g(args);
@@ -162,14 +159,10 @@ template <class G, int M> cutlass::Status inner(G &g, const typename G::Argument
 template <int M> cutlass::Status outer(Gemm &g, const Gemm::Arguments &args) {
   return inner<Gemm, M>(g, args);
 }
-torch::Tensor run(torch::Tensor a, int M, int N, int K) {
-  Gemm gemm;
-  Gemm::Arguments args({M, N, K}, {nullptr, K}, {nullptr, K}, {nullptr, N}, {nullptr, N}, {1.0f, 0.0f});
-  outer<0>(gemm, args);
+)cu",
+                              R"cu(  outer<0>(gemm, args);
   outer<1>(gemm, args);
-  return a;
-}
-)cu")});
+)cu");
   ASSERT_EQ(errorCount(f), 0u) << errors(f);
   EXPECT_EQ(repeated(f), 0u);
   EXPECT_EQ(cutlassCalls(f), 1u);

@@ -150,16 +150,7 @@ public:
   bool VisitMemberExpr(clang::MemberExpr *e) {
     return mark(of(llvm::dyn_cast<clang::FunctionDecl>(e->getMemberDecl())));
   }
-  bool VisitOverloadExpr(clang::OverloadExpr *e) {
-    for (const clang::NamedDecl *d : e->decls()) {
-      d = d->getUnderlyingDecl();
-      if (const auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d))
-        d = t->getTemplatedDecl();
-      if (!mark(of(llvm::dyn_cast<clang::FunctionDecl>(d))))
-        return false;
-    }
-    return true;
-  }
+  bool VisitOverloadExpr(clang::OverloadExpr *e) { return markAny(e->decls()); }
   /// `t.run()` with `t` of a dependent type: any member of that name in the class template
   /// it names; a member template named with dependent arguments counts as sensitive.
   bool VisitCXXDependentScopeMemberExpr(clang::CXXDependentScopeMemberExpr *e) {
@@ -168,28 +159,28 @@ public:
     const clang::Type *base = e->getBaseType().isNull() ? nullptr : e->getBaseType().getTypePtr();
     if (base && base->isPointerType())
       base = base->getPointeeType().getTypePtr();
-    const auto *tst = base ? llvm::dyn_cast<clang::TemplateSpecializationType>(
-                                 base->getCanonicalTypeInternal().getTypePtr())
-                           : nullptr;
+    const clang::TemplateSpecializationType *tst = classTemplateNamed(base);
     const auto *decl = tst ? llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(
                                  tst->getTemplateName().getAsTemplateDecl())
                            : nullptr;
-    if (!decl)
-      return true;
-    for (const clang::NamedDecl *m : decl->getTemplatedDecl()->lookup(e->getMember())) {
-      m = m->getUnderlyingDecl();
-      if (const auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(m))
-        m = t->getTemplatedDecl();
-      if (!mark(of(llvm::dyn_cast<clang::FunctionDecl>(m))))
-        return false;
-    }
-    return true;
+    return !decl || markAny(decl->getTemplatedDecl()->lookup(e->getMember()));
   }
 
 private:
   bool mark(bool sensitive) {
     found = found || sensitive;
     return !found;
+  }
+  /// mark() for the functions among `decls` (a function template by its pattern).
+  template <class Decls> bool markAny(const Decls &decls) {
+    for (const clang::NamedDecl *d : decls) {
+      d = d->getUnderlyingDecl();
+      if (const auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d))
+        d = t->getTemplatedDecl();
+      if (!mark(of(llvm::dyn_cast<clang::FunctionDecl>(d))))
+        return false;
+    }
+    return true;
   }
 
   llvm::DenseMap<const clang::FunctionDecl *, bool> &sensitive_;
