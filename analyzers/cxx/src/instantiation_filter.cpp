@@ -43,10 +43,16 @@ void typeSignature(llvm::ArrayRef<clang::TemplateArgument> args, const clang::Pr
   }
 }
 
-/// The class template `type` names, with its arguments; null for any other type.
+/// The template specialization `type` names, with its arguments; null for any other type.
 const clang::TemplateSpecializationType *classTemplateNamed(const clang::Type *type) {
   return type ? llvm::dyn_cast<clang::TemplateSpecializationType>(type->getCanonicalTypeInternal().getTypePtr())
               : nullptr;
+}
+
+/// The class template of `tst`; null for an alias or template template parameter (or no `tst`).
+const clang::ClassTemplateDecl *classTemplateOf(const clang::TemplateSpecializationType *tst) {
+  return tst ? llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(tst->getTemplateName().getAsTemplateDecl())
+             : nullptr;
 }
 
 bool hasSpecializations(const clang::ClassTemplateDecl &decl) {
@@ -80,7 +86,7 @@ bool specializedByValue(const clang::Type *type, llvm::StringRef member = {}, un
   const clang::TemplateSpecializationType *tst = classTemplateNamed(type);
   if (!tst)
     return false; // a template parameter: its type is in the signature
-  const auto *decl = llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(tst->getTemplateName().getAsTemplateDecl());
+  const clang::ClassTemplateDecl *decl = classTemplateOf(tst);
   if (!decl)
     return true;
   if (hasSpecializations(*decl))
@@ -159,10 +165,7 @@ public:
     const clang::Type *base = e->getBaseType().isNull() ? nullptr : e->getBaseType().getTypePtr();
     if (base && base->isPointerType())
       base = base->getPointeeType().getTypePtr();
-    const clang::TemplateSpecializationType *tst = classTemplateNamed(base);
-    const auto *decl = tst ? llvm::dyn_cast_or_null<clang::ClassTemplateDecl>(
-                                 tst->getTemplateName().getAsTemplateDecl())
-                           : nullptr;
+    const clang::ClassTemplateDecl *decl = classTemplateOf(classTemplateNamed(base));
     return !decl || markAny(decl->getTemplatedDecl()->lookup(e->getMember()));
   }
 

@@ -240,12 +240,9 @@ struct NodeMemo::Impl {
   }
 };
 
-NodeMemo::NodeMemo(const TSTree *tree) : impl_(new Impl(tree)), outer_(tlMemo) { tlMemo = impl_; }
+NodeMemo::NodeMemo(const TSTree *tree) : impl_(std::make_unique<Impl>(tree)), outer_(tlMemo) { tlMemo = impl_.get(); }
 
-NodeMemo::~NodeMemo() {
-  tlMemo = outer_;
-  delete impl_;
-}
+NodeMemo::~NodeMemo() { tlMemo = outer_; }
 
 namespace {
 

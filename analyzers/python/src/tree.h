@@ -14,6 +14,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -207,8 +208,8 @@ public:
   struct Impl;
 
 private:
-  Impl *impl_;
-  Impl *outer_;
+  std::unique_ptr<Impl> impl_;
+  Impl *outer_; ///< the memo this one hides, restored when it ends
 };
 
 /// Source text of a node.
