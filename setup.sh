@@ -35,6 +35,8 @@ APT_PACKAGES+=(libpugixml-dev libtomlplusplus-dev libcli11-dev python3-jsonschem
 # UTF-8 validation and encoding (analyzers/source/src/utf8.cpp), header-only. (libcsv-dev, above,
 # also splits CSV/TSV evaluation tables.)
 APT_PACKAGES+=(libutfcpp-dev)
+# SHA-256 of run files and cache keys with the CPU's SHA instructions (analyzers/source/src/sha256.cpp).
+APT_PACKAGES+=(libssl-dev)
 # CPack's .deb (packaging/ci_deb.sh): dpkg-shlibdeps and the file(1) it classifies binaries with.
 APT_PACKAGES+=(dpkg-dev file)
 [ "${KBAUDIT_WITH_CHROMIUM:-0}" != 1 ] || APT_PACKAGES+=(chromium)

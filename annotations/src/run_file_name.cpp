@@ -1,7 +1,8 @@
 #include "kbaudit/annotations/run_file_name.h"
 
+#include "kbaudit/source/sha256.h"
+
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/SHA256.h>
 
 #include <cctype>
 
@@ -39,9 +40,7 @@ std::string annotationFileName(std::string_view runId) {
   if (stem.empty())
     stem = "%"; // the empty id: a lone '%' encodes nothing else
   if (stem.size() > kMaxStem) {
-    llvm::SHA256 hasher;
-    hasher.update(llvm::StringRef(runId.data(), runId.size()));
-    std::string hash = llvm::toHex(hasher.final(), /*LowerCase=*/true).substr(0, 16);
+    std::string hash = sha256Hex(runId).substr(0, 16);
     // Do not split a %XX escape (cosmetic: the hash tells the names apart).
     std::size_t cut = kHashedPrefix;
     if (stem[cut - 1] == '%')

@@ -4,8 +4,9 @@
 
 #include "json_text.h"
 
+#include "kbaudit/source/sha256.h"
+
 #include <llvm/Support/JSON.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/ADT/StringExtras.h>
 
@@ -173,12 +174,6 @@ std::string normalised(std::string_view line) {
     out += c;
   }
   return out;
-}
-
-std::string sha256Hex(const std::string &text) {
-  llvm::SHA256 hasher;
-  hasher.update(text);
-  return llvm::toHex(hasher.final(), /*LowerCase=*/true);
 }
 
 /// Counts, per file, rule and normalised line, the findings seen so far: the occurrence index

@@ -2,6 +2,7 @@
 
 #include "run_fingerprint.h"
 
+#include "kbaudit/source/sha256.h"
 #include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/yaml_writer.h"
 #include "kbaudit/source/data_file.h"

@@ -2,10 +2,9 @@
 
 #include "runs.h"
 
+#include "kbaudit/source/sha256.h"
 #include "kbaudit/source/source_file.h"
 
-#include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/SHA256.h>
 
 #include <algorithm>
 #include <map>
@@ -32,8 +31,7 @@ public:
   void field(std::string_view name, std::string_view value) {
     for (std::string_view part : {name, value}) {
       const std::string size = std::to_string(part.size()) + ":";
-      sha_.update(llvm::StringRef(size));
-      sha_.update(llvm::StringRef(part.data(), part.size()));
+      sha_.update(size).update(part);
     }
   }
 
@@ -65,10 +63,10 @@ public:
                                         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ">");
   }
 
-  std::string hex() { return llvm::toHex(sha_.final(), /*LowerCase=*/true); }
+  std::string hex() { return sha_.finalHex(); }
 
 private:
-  llvm::SHA256 sha_;
+  Sha256 sha_;
 };
 
 /// What a file many runs share (a problem's) holds, as a digest, read and hashed once per process.
@@ -93,12 +91,6 @@ std::string rowText(const Evaluation &e) {
 }
 
 } // namespace
-
-std::string sha256Hex(std::string_view text) {
-  llvm::SHA256 sha;
-  sha.update(llvm::StringRef(text.data(), text.size()));
-  return llvm::toHex(sha.final(), /*LowerCase=*/true);
-}
 
 std::string buildIdentity() {
   std::string id = version();

@@ -24,7 +24,4 @@ std::string buildIdentity();
 /// problem_baselines.json one and two folders up).
 std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, const std::filesystem::path *problem);
 
-/// Hex SHA-256 of `text`.
-std::string sha256Hex(std::string_view text);
-
 } // namespace kbaudit::cli

@@ -7,6 +7,7 @@
 #include "run_header.h"
 #include "run_score.h"
 
+#include "kbaudit/source/sha256.h"
 #include "kbaudit/annotations/run_file_name.h"
 #include "kbaudit/annotations/run_id.h"
 #include "kbaudit/annotations/yaml_writer.h"

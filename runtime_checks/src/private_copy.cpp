@@ -4,8 +4,9 @@
 
 #include "embedded_probe.h"
 
+#include "kbaudit/source/sha256.h"
+
 #include <llvm/ADT/StringRef.h>
-#include <llvm/Support/SHA256.h>
 
 #include <fstream>
 #include <sstream>
@@ -27,15 +28,6 @@ std::string readAll(const fs::path &p) {
   return s.str();
 }
 
-std::string sha256(const std::string &bytes) {
-  llvm::SHA256 h;
-  h.update(llvm::StringRef(bytes));
-  std::string out;
-  for (uint8_t b : h.final())
-    out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
-  return out;
-}
-
 } // namespace
 
 void copyTree(const fs::path &from, const fs::path &to, unsigned depth) {
@@ -55,7 +47,7 @@ std::map<std::string, std::string> hashFiles(const fs::path &dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
     if (it->is_regular_file(ec))
-      out[it->path().filename().string()] = sha256(readAll(it->path()));
+      out[it->path().filename().string()] = sha256Hex(readAll(it->path()));
   return out;
 }
 

@@ -1,9 +1,9 @@
 #include "cache.h"
 
 #include "kbaudit/source/atomic_write.h"
+#include "kbaudit/source/sha256.h"
 
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/SHA256.h>
 
 #include <fstream>
 #include <sstream>
@@ -23,13 +23,10 @@ void section(std::ostream &out, const char *name, const std::string &body) {
 } // namespace
 
 std::string cacheKey(const std::vector<std::string> &parts) {
-  llvm::SHA256 hasher;
-  for (const std::string &p : parts) {
-    const std::string len = std::to_string(p.size()) + ":";
-    hasher.update(llvm::StringRef(len));
-    hasher.update(llvm::StringRef(p));
-  }
-  return llvm::toHex(hasher.final(), /*LowerCase=*/true);
+  Sha256 hasher;
+  for (const std::string &p : parts)
+    hasher.update(std::to_string(p.size()) + ":").update(p);
+  return hasher.finalHex();
 }
 
 fs::path CompileCache::pathOf(const std::string &key) const { return dir_ / key.substr(0, 2) / (key + ".entry"); }

@@ -1,12 +1,12 @@
 #include "prelude_cache.h"
 
 #include "kbaudit/source/atomic_write.h"
+#include "kbaudit/source/sha256.h"
 
 #include "stub_headers.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Config/llvm-config.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
 #include <cstdlib>
@@ -54,10 +54,9 @@ fs::path defaultDir() {
 }
 
 std::string key(const std::vector<std::string> &args, const std::string &preludeSource) {
-  llvm::SHA256 hash;
-  const auto add = [&](llvm::StringRef part) {
-    hash.update(part);
-    hash.update(llvm::StringRef("\0", 1)); // separators: no two splits of a text hash alike
+  Sha256 hash;
+  const auto add = [&](std::string_view part) {
+    hash.update(part).update(std::string_view("\0", 1)); // separators: no two splits of a text hash alike
   };
   add(kMagic);
   add(LLVM_VERSION_STRING);
@@ -71,7 +70,7 @@ std::string key(const std::vector<std::string> &args, const std::string &prelude
     add(h.name);
     add(std::to_string(h.text.size()) + ":" + std::to_string(llvm::xxHash64(h.text)));
   }
-  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+  return hash.finalHex();
 }
 
 std::optional<std::string> load(const fs::path &dir, const std::string &key) {

@@ -1,8 +1,8 @@
 #include "kbaudit/source/source_file.h"
 
-#include <llvm/Support/SHA256.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include "kbaudit/source/sha256.h"
 #include "kbaudit/source/source_encoding.h"
 #include "kbaudit/source/utf8.h"
 
@@ -143,11 +143,7 @@ SourceFile SourceFile::fromBytes(std::string bytes, std::string displayName) {
   SourceFile f;
   f.name_ = std::move(displayName);
   f.byteSize_ = bytes.size();
-  {
-    llvm::SHA256 hasher;
-    hasher.update(llvm::StringRef(bytes));
-    f.sha256_ = llvm::toHex(hasher.final(), /*LowerCase=*/true);
-  }
+  f.sha256_ = sha256Hex(bytes);
 
   // A UTF-8 byte-order mark is no content: Python skips it, so a file of a BOM (and
   // whitespace) is as empty as one of nothing.
