@@ -156,6 +156,23 @@ void f(torch::Tensor a) {
   EXPECT_EQ(call(f, "at::hidden_op"), nullptr);
 }
 
+// The raw token scan recovers what a parse error lost. A unit without errors lost nothing: a call
+// only its tokens show (a macro's discarded argument) never runs, so it is no fact.
+TEST(CxxRecovery, UnitsWithoutErrorsRecoverNothingFromTokens) {
+  const CxxFacts f = analyzeSources({cuda(R"cu(#include <torch/extension.h>
+#define KB_UNUSED(x)
+torch::Tensor run(torch::Tensor a) {
+  KB_UNUSED(at::discarded_op(a));
+  return torch::mm(a, a);
+}
+)cu")});
+  ASSERT_EQ(f.parses.size(), 1u);
+  EXPECT_EQ(errorCount(f), 0u) << errors(f);
+  EXPECT_EQ(f.parses[0].lexicallyRecovered, 0u);
+  EXPECT_EQ(call(f, "at::discarded_op"), nullptr);
+  EXPECT_NE(call(f, "at::mm"), nullptr);
+}
+
 TEST(CxxRecovery, CudaArchGuardedDeviceCodeIsVisible) {
   const embed::EmbeddedSource src = cuda(R"cu(__global__ void k(float* x) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

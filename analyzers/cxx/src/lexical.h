@@ -3,7 +3,8 @@
 // A raw token scan of the main file for calls and kernel launches written with qualified
 // names. The collector compares it with the AST: what the scan sees but the AST does not
 // was lost to a parse error (a launch of a kernel declared in a missing header, a call
-// Clang took for a declaration), and is recovered as an unresolved fact.
+// Clang took for a declaration), and is recovered as an unresolved fact. Only units with
+// errors are scanned: in the others the AST holds every call there is.
 
 #include <llvm/ADT/ArrayRef.h>
 
