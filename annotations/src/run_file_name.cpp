@@ -2,8 +2,6 @@
 
 #include "kbaudit/source/sha256.h"
 
-#include <llvm/ADT/StringExtras.h>
-
 #include <cctype>
 
 namespace kbaudit::annotations {

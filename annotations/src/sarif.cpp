@@ -8,7 +8,6 @@
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/ADT/StringExtras.h>
 
 #include <cctype>
 #include <map>

@@ -3,8 +3,6 @@
 #include "kbaudit/source/atomic_write.h"
 #include "kbaudit/source/sha256.h"
 
-#include <llvm/ADT/StringExtras.h>
-
 #include <fstream>
 #include <sstream>
 

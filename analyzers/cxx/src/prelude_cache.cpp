@@ -5,7 +5,6 @@
 
 #include "stub_headers.h"
 
-#include <llvm/ADT/StringExtras.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/xxhash.h>
 

@@ -1,7 +1,5 @@
 #include "kbaudit/source/source_file.h"
 
-#include <llvm/ADT/StringExtras.h>
-
 #include "kbaudit/source/sha256.h"
 #include "kbaudit/source/source_encoding.h"
 #include "kbaudit/source/utf8.h"
