@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -211,6 +212,7 @@ private:
 
   void tritonDots() {
     const triton::TritonFacts &tf = facts_.triton;
+    std::map<unsigned, bool> splitKernels; // asked once per kernel, not once per dot
     for (const triton::Dot &d : tf.dots) {
       const Reach reach = reach_.tritonKernel(d.kernel);
       const std::string &kname = tf.kernels[d.kernel].name;
@@ -224,7 +226,13 @@ private:
       }
       // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
       // back in: several low-precision products emulating the contract's precision.
-      if (semantic::tritonSplitPrecision(facts_, d.kernel, [&](std::string_view t) { return below(std::string(t)); }))
+      auto split = splitKernels.find(d.kernel);
+      if (split == splitKernels.end())
+        split = splitKernels
+                    .emplace(d.kernel, semantic::tritonSplitPrecision(
+                                           facts_, d.kernel, [&](std::string_view t) { return below(std::string(t)); }))
+                    .first;
+      if (split->second)
         continue;
       for (const triton::DotOperand &op : d.operands)
         if (below(op.dtype))

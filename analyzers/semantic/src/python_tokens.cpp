@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_set>
 
 namespace kbaudit::semantic::pytokens {
 
@@ -199,20 +200,23 @@ namespace {
 
 constexpr std::size_t kShingle = 4;
 
-std::set<std::string> shingles(const Tokens &t) {
-  std::set<std::string> out;
+// Only membership is asked of the shingles, so a hash set (WRAP004 builds them for every
+// reference and solution entry).
+std::unordered_set<std::string> shingles(const Tokens &t) {
+  std::unordered_set<std::string> out;
   if (t.size() < kShingle) {
     std::string all;
     for (const std::string &x : t)
-      all += x + '\x1f';
+      all.append(x).push_back('\x1f');
     if (!all.empty())
       out.insert(all);
     return out;
   }
+  out.reserve(t.size() - kShingle + 1);
   for (std::size_t i = 0; i + kShingle <= t.size(); ++i) {
     std::string s;
     for (std::size_t k = 0; k < kShingle; ++k)
-      s += t[i + k] + '\x1f';
+      s.append(t[i + k]).push_back('\x1f');
     out.insert(std::move(s));
   }
   return out;
@@ -221,7 +225,7 @@ std::set<std::string> shingles(const Tokens &t) {
 } // namespace
 
 double containment(const Tokens &a, const Tokens &b) {
-  std::set<std::string> x = shingles(a), y = shingles(b);
+  const std::unordered_set<std::string> x = shingles(a), y = shingles(b);
   if (x.empty())
     return 0;
   std::size_t common = 0;

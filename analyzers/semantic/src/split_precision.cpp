@@ -54,12 +54,17 @@ std::set<int> splitPrecisionSources(const cxx::CxxFacts &cxx) {
 
 bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow) {
   const std::string &qual = f.triton.kernels[kernel].qualname;
+  // The kernel's name assignments, found once rather than once per cast.
+  std::vector<const py::Assignment *> own;
+  for (const py::Assignment &a : f.python.assignments)
+    if (a.function == qual && a.kind == py::Assignment::TargetKind::Name)
+      own.push_back(&a);
   std::set<std::string> widened; // names bound to a cast back to a wide type
   for (const triton::Cast &c : f.triton.casts)
     if (c.kernel == kernel && !narrow(c.target.dtype))
-      for (const py::Assignment &a : f.python.assignments)
-        if (a.function == qual && a.kind == py::Assignment::TargetKind::Name && a.lines.overlaps(c.lines))
-          widened.insert(a.target);
+      for (const py::Assignment *a : own)
+        if (a->lines.overlaps(c.lines))
+          widened.insert(a->target);
   for (const triton::Cast &c : f.triton.casts) {
     if (c.kernel != kernel || !narrow(c.target.dtype) || c.source.find('-') == std::string::npos)
       continue;

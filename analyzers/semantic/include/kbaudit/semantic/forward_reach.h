@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace kbaudit::semantic {
@@ -75,11 +76,15 @@ private:
   std::vector<std::string> entries_;
   std::set<std::string> classes_;
   std::set<std::string> inputs_;
-  std::set<std::string> functions_;
+  std::set<std::string, std::less<>> functions_;
   std::set<std::string> tritonKernels_;
   std::map<std::string, std::vector<const py::Call *>> calls_;
   std::set<std::string> extensionCallers_;
   std::vector<std::size_t> exports_;
+  /// The file's assignments by target text, in file order: bindings() is asked for every call
+  /// with a receiver and every name resolveCallableName does not find, and scanning all
+  /// assignments each time was most of this model's cost.
+  std::unordered_map<std::string_view, std::vector<const py::Assignment *>> assignmentsTo_;
 };
 
 /// The call's argument at `position`, or the keyword one when it is not passed positionally.
