@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -212,7 +211,7 @@ private:
 
   void tritonDots() {
     const triton::TritonFacts &tf = facts_.triton;
-    std::map<unsigned, bool> splitKernels; // asked once per kernel, not once per dot
+    std::optional<std::vector<bool>> splitKernels; // every kernel's answer, found at the first dot that asks
     for (const triton::Dot &d : tf.dots) {
       const Reach reach = reach_.tritonKernel(d.kernel);
       const std::string &kname = tf.kernels[d.kernel].name;
@@ -226,13 +225,10 @@ private:
       }
       // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
       // back in: several low-precision products emulating the contract's precision.
-      auto split = splitKernels.find(d.kernel);
-      if (split == splitKernels.end())
-        split = splitKernels
-                    .emplace(d.kernel, semantic::tritonSplitPrecision(
-                                           facts_, d.kernel, [&](std::string_view t) { return below(std::string(t)); }))
-                    .first;
-      if (split->second)
+      if (!splitKernels)
+        splitKernels = semantic::tritonSplitPrecisionByKernel(
+            facts_, [&](std::string_view t) { return below(std::string(t)); });
+      if ((*splitKernels)[d.kernel])
         continue;
       for (const triton::DotOperand &op : d.operands)
         if (below(op.dtype))

@@ -27,6 +27,10 @@ constexpr std::array<std::string_view, 13> kGraderWords = {"bench",   "check", "
                                                            "verify",  "judge", "profil"};
 
 bool isFrameSource(std::string_view r) {
+  // Every name below starts `sys.`, `__main__`, `inspect.` or `traceback.`: any other name is one
+  // only through "cmdline" (asked of every call and name of the file).
+  if (r.empty() || (r[0] != 's' && r[0] != '_' && r[0] != 'i' && r[0] != 't'))
+    return r.find("cmdline") != std::string_view::npos;
   if (r == "sys.argv" || startsWith(r, "sys.argv.") || startsWith(r, "sys.argv[") || r == "__main__" ||
       startsWith(r, "__main__."))
     return true;

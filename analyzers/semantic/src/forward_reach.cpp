@@ -66,6 +66,12 @@ ForwardReach::ForwardReach(const Facts &facts, const py::PythonFacts *reference,
   entries_ = facts.kernels.entryPoints;
   for (const py::Function &f : facts.python.functions)
     functions_.insert(f.qualname);
+  for (const std::string &qualname : functions_) {
+    const std::string_view q = qualname;
+    tails_.insert(q);
+    for (auto dot = q.find('.'); dot != std::string_view::npos; dot = q.find('.', dot + 1))
+      tails_.insert(q.substr(dot + 1));
+  }
   for (const py::Class &c : facts.python.classes)
     classes_.insert(c.name);
   for (const triton::Kernel &k : facts.triton.kernels) {
@@ -216,11 +222,13 @@ std::string ForwardReach::resolveCallableName(std::string_view raw, const std::s
   // One buffer for the candidate names tried (asked for every call forward reaches).
   std::string candidate;
   if (startsWith(text, "self.")) {
-    candidate = classOf(from);
-    candidate += '.';
-    candidate += text.substr(5);
-    if (functions_.count(candidate))
-      return candidate;
+    if (tails_.count(text.substr(5))) {
+      candidate = classOf(from);
+      candidate += '.';
+      candidate += text.substr(5);
+      if (functions_.count(candidate))
+        return candidate;
+    }
     for (const py::Expr *v : bindings(text, from))
       if (v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute)
         if (v->resolved != text)
@@ -229,15 +237,17 @@ std::string ForwardReach::resolveCallableName(std::string_view raw, const std::s
     return {};
   }
   // Nested defs first, from the innermost enclosing function outwards.
-  for (std::string_view scope = from; !scope.empty();) {
-    candidate.assign(scope).append(".").append(text);
-    if (functions_.count(candidate))
-      return candidate;
-    const auto dot = scope.rfind('.');
-    scope = dot == std::string_view::npos ? std::string_view() : scope.substr(0, dot);
+  if (tails_.count(text)) {
+    for (std::string_view scope = from; !scope.empty();) {
+      candidate.assign(scope).append(".").append(text);
+      if (functions_.count(candidate))
+        return candidate;
+      const auto dot = scope.rfind('.');
+      scope = dot == std::string_view::npos ? std::string_view() : scope.substr(0, dot);
+    }
+    if (functions_.count(text))
+      return std::string(text);
   }
-  if (functions_.count(text))
-    return std::string(text);
   for (const py::Expr *v : bindings(text, from))
     if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->resolved != text)
       if (functions_.count(v->resolved))

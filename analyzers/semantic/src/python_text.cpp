@@ -27,8 +27,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 bool mentionsName(std::string_view text, std::string_view name) {
   if (name.empty())
     return false;

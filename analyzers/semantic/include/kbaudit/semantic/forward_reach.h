@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kbaudit::semantic {
@@ -85,6 +86,10 @@ private:
   /// with a receiver and every name resolveCallableName does not find, and scanning all
   /// assignments each time was most of this model's cost.
   std::unordered_map<std::string_view, std::vector<const py::Assignment *>> assignmentsTo_;
+  /// Every function qualname and each of its tails after a dot ("A.f.g": "A.f.g", "f.g", "g"):
+  /// a name that is none of these names no function however it is scoped, so
+  /// resolveCallableName answers most callees (`torch.empty`) without building candidates.
+  std::unordered_set<std::string_view> tails_;
 };
 
 /// The call's argument at `position`, or the keyword one when it is not passed positionally.
