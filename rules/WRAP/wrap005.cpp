@@ -86,7 +86,10 @@ public:
     // What every entry asks of each call, read once (the forbidden list has tens of entries).
     calls_.reserve(f_.python.calls.size());
     for (const py::Call &c : f_.python.calls)
-      calls_.push_back({throughImport(c.callee), dynamicImport(c), getattrName(c)});
+      calls_.push_back({throughImport(c.callee), dynamicImport(c), getattrName(c), piecesOf(c.resolved, ".")});
+    cxxCallees_.reserve(f_.cxx.calls.size());
+    for (const cxx::CxxCall &c : f_.cxx.calls)
+      cxxCallees_.push_back(piecesOf(c.callee, "::"));
   }
 
   std::vector<Hit> hits(const Prohibition &p) const {
@@ -196,11 +199,13 @@ private:
 
   void bareHits(const std::string &name, std::vector<Hit> &out) const {
     // The name is the first or the last segment of the dotted name, or any when `anySegment`.
-    const auto segmentMatch = [&](std::string_view dotted, bool anySegment) {
-      const Pieces parts = piecesOf(dotted, ".");
+    const auto matches = [&](const Pieces &parts, std::string_view dotted, bool anySegment) {
       if (parts.first == name || parts.last == name)
         return true;
       return anySegment && hasPiece(dotted, ".", name);
+    };
+    const auto segmentMatch = [&](std::string_view dotted, bool anySegment) {
+      return matches(piecesOf(dotted, "."), dotted, anySegment);
     };
     for (const py::Import &i : f_.python.imports)
       if (segmentMatch(i.target, true))
@@ -208,7 +213,7 @@ private:
     for (std::size_t k = 0; k < calls_.size(); ++k) {
       const py::Call &c = f_.python.calls[k];
       const CallReading &r = calls_[k];
-      if (r.throughImport && segmentMatch(c.resolved, false))
+      if (r.throughImport && matches(r.resolved, c.resolved, false))
         add(out, c.lines, c.callee == c.resolved ? c.callee : c.callee + " (" + c.resolved + ")", c.function);
       else if (const auto &m = r.dynamicImport; m && segmentMatch(*m, true))
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
@@ -217,8 +222,9 @@ private:
     }
     includeHits(name, out);
     // C++: an ATen op of that name, or anything in the library's namespace.
-    for (const cxx::CxxCall &c : f_.cxx.calls) {
-      const Pieces parts = piecesOf(c.callee, "::");
+    for (std::size_t k = 0; k < cxxCallees_.size(); ++k) {
+      const cxx::CxxCall &c = f_.cxx.calls[k];
+      const Pieces &parts = cxxCallees_[k];
       if (parts.count < 2)
         continue;
       bool aten = parts.first == "at" || parts.first == "torch";
@@ -296,8 +302,10 @@ private:
   struct CallReading {
     bool throughImport = false;
     std::optional<std::string> dynamicImport, getattrName;
+    Pieces resolved; ///< of its resolved name, split at dots
   };
   std::vector<CallReading> calls_;
+  std::vector<Pieces> cxxCallees_; ///< per call of f_.cxx.calls: its callee split at `::`
 };
 
 // One finding per forbidden entry and line, at most this many lines per entry: the first

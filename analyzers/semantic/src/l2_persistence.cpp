@@ -31,6 +31,8 @@ std::string spelledNames(const py::Expr &e) {
 /// Every name persistingL2Name finds holds one of these: text holding none names nothing, and
 /// that is answered without the twenty searches (MEM005 asks of every call and assignment).
 bool mayNamePersisting(std::string_view text) {
+  if (text.size() < 6) // the shortest marker
+    return false;
   for (std::string_view marker : {"ersist", "ERSIST", "olicyWindow", "OLICY_WINDOW"})
     if (text.find(marker) != std::string_view::npos)
       return true;

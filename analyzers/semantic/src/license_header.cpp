@@ -11,24 +11,7 @@ bool contains(std::string_view hay, std::string_view needle) { return hay.find(n
 } // namespace
 
 bool isLicenseLine(std::string_view line) {
-  // One pass for the four marks (asked of every line of the file and of its embedded sources).
-  for (std::size_t i = 0; i < line.size(); ++i)
-    switch (line[i]) {
-    case 'C':
-      if (line.substr(i, 9) == "Copyright")
-        return true;
-      break;
-    case 'S':
-      if (line.substr(i, 5) == "SPDX-")
-        return true;
-      break;
-    case '(':
-      if (i + 2 < line.size() && (line[i + 1] == 'c' || line[i + 1] == 'C') && line[i + 2] == ')')
-        return true;
-      break;
-    default: break;
-    }
-  return false;
+  return contains(line, "Copyright") || contains(line, "SPDX-") || contains(line, "(c)") || contains(line, "(C)");
 }
 
 std::vector<LicenseLine> licenseLines(const Facts &f) {
