@@ -24,6 +24,9 @@ public:
   /// module-level functions the reference defines and the solution redefines (`run`,
   /// `decode_steps`) are entries too.
   ForwardReach(const Facts &facts, const py::PythonFacts *reference, const std::string &modelClass);
+  // Not copied: tails_ views the strings of this object's own functions_.
+  ForwardReach(const ForwardReach &) = delete;
+  ForwardReach &operator=(const ForwardReach &) = delete;
 
   const Facts &facts() const { return facts_; }
   const py::PythonFacts &python() const { return facts_.python; }
