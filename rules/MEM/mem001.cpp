@@ -12,6 +12,8 @@
 #include "kbaudit/semantic/memoized_calls.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace kbaudit::rules {
 namespace {
@@ -28,22 +30,35 @@ public:
     const Facts &f = ctx.facts;
     const std::set<std::string> reach = mem::reachableFunctions(f);
     const std::set<std::string> entries(f.kernels.entryPoints.begin(), f.kernels.entryPoints.end());
+    std::map<const py::Function *, FunctionKeys> byFunction;
     for (const py::Branch &b : f.python.branches) {
       if (!reach.count(b.function) || (b.kind != "if" && b.kind != "elif"))
         continue;
       if (const py::Function *fn = f.python.findFunction(b.function))
-        checkBranch(f, *fn, entries.count(fn->qualname) > 0, b, sink);
+        checkBranch(f, *fn, entries.count(fn->qualname) > 0, b, byFunction[fn], sink);
     }
     checkMemoDecorators(f, reach, sink);
     checkExtensionCaches(f, sink);
   }
 
 private:
-  static void checkBranch(const Facts &f, const py::Function &fn, bool entry, const py::Branch &b, FindingSink &sink) {
-    const std::set<std::string> inputs = semantic::inputAliases(f.python, fn);
-    if (inputs.empty())
+  /// What every branch of one function asks: the names holding its inputs and the locals
+  /// keyed on them, found once per function (a function may hold hundreds of branches).
+  struct FunctionKeys {
+    std::optional<std::set<std::string>> inputs;
+    std::optional<std::vector<semantic::KeyLocal>> locals;
+  };
+
+  static void checkBranch(const Facts &f, const py::Function &fn, bool entry, const py::Branch &b, FunctionKeys &known,
+                          FindingSink &sink) {
+    if (!known.inputs)
+      known.inputs = semantic::inputAliases(f.python, fn);
+    const std::set<std::string> &inputs = *known.inputs;
+    if (inputs.empty() || !semantic::testReadsState(f.python, b))
       return;
-    const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b, inputs);
+    if (!known.locals)
+      known.locals = semantic::keyLocals(f.python, fn, inputs);
+    const std::vector<Key> keys = semantic::cacheKeys(f.python, fn, b, inputs, *known.locals);
     if (keys.empty())
       return;
     const bool positive = std::all_of(keys.begin(), keys.end(), [](const Key &k) { return !k.cmp.negated; });

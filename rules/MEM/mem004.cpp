@@ -10,6 +10,9 @@
 #include "kbaudit/semantic/sampled_key.h"
 
 #include <map>
+#include <optional>
+#include <set>
+#include <string>
 
 namespace kbaudit::rules {
 namespace {
@@ -21,19 +24,29 @@ public:
   void run(const CheckContext &ctx, FindingSink &sink) const override {
     const Facts &f = ctx.facts;
     const std::set<std::string> reach = mem::reachableFunctions(f);
+    std::map<const py::Function *, FunctionSamples> byFunction;
     for (const py::Branch &b : f.python.branches) {
       if (!reach.count(b.function) || (b.kind != "if" && b.kind != "elif"))
         continue;
       if (const py::Function *fn = f.python.findFunction(b.function))
-        checkBranch(f, *fn, b, sink);
+        checkBranch(f, *fn, b, byFunction[fn], sink);
     }
   }
 
 private:
+  using Samples = std::map<std::string, std::string>;
+
+  /// What every branch of one function asks, found once per function (a function may hold
+  /// hundreds of branches): its inputs, and its locals holding a sample or a checksum of them.
+  struct FunctionSamples {
+    std::optional<std::set<std::string>> inputs;
+    std::optional<Samples> samples, checksums;
+  };
+
   /// Locals holding a sample or checksum of an input (`probe = x[0, :16].clone()`).
-  static std::map<std::string, std::string> sampleLocals(const Facts &f, const py::Function &fn,
+  static Samples sampleLocals(const Facts &f, const py::Function &fn,
                                                          const std::set<std::string> &params, bool checksum) {
-    std::map<std::string, std::string> out;
+    Samples out;
     for (const py::Assignment &a : f.python.assignments) {
       if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name)
         continue;
@@ -58,16 +71,21 @@ private:
     return false;
   }
 
-  static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FindingSink &sink) {
+  static void checkBranch(const Facts &f, const py::Function &fn, const py::Branch &b, FunctionSamples &known,
+                          FindingSink &sink) {
     if (!semantic::testReadsState(f.python, b))
       return;
     const py::Expr &condition = b.test;
     // Inputs as the caller passed them: a sample of a sample is still a sample.
-    std::set<std::string> inputs = semantic::inputAliases(f.python, fn);
+    if (!known.inputs)
+      known.inputs = semantic::inputAliases(f.python, fn);
+    const std::set<std::string> &inputs = *known.inputs;
     if (inputs.empty())
       return;
+    if (!known.samples)
+      known.samples = sampleLocals(f, fn, inputs, false);
     std::string sample = semantic::constantSampleOf(condition, inputs);
-    for (const auto &[name, s] : sampleLocals(f, fn, inputs, false))
+    for (const auto &[name, s] : *known.samples)
       if (sample.empty() && semantic::reads(condition, name))
         sample = s;
     if (!sample.empty()) {
@@ -86,7 +104,9 @@ private:
         if (!semantic::isStoredState(other, f.python))
           continue;
         std::string s = semantic::wholeReductionOf(*side, inputs);
-        for (const auto &[name, v] : sampleLocals(f, fn, inputs, true))
+        if (!known.checksums)
+          known.checksums = sampleLocals(f, fn, inputs, true);
+        for (const auto &[name, v] : *known.checksums)
           if (s.empty() && semantic::reads(*side, name))
             s = v;
         if (!s.empty())

@@ -211,6 +211,7 @@ private:
 
   void tritonDots() {
     const triton::TritonFacts &tf = facts_.triton;
+    std::optional<std::vector<bool>> splitKernels; // every kernel's answer, found at the first dot that asks
     for (const triton::Dot &d : tf.dots) {
       const Reach reach = reach_.tritonKernel(d.kernel);
       const std::string &kname = tf.kernels[d.kernel].name;
@@ -224,7 +225,10 @@ private:
       }
       // A residual split (`lo = (x - hi.to(fp32)).to(bf16)`) multiplies the rounding error
       // back in: several low-precision products emulating the contract's precision.
-      if (semantic::tritonSplitPrecision(facts_, d.kernel, [&](std::string_view t) { return below(std::string(t)); }))
+      if (!splitKernels)
+        splitKernels = semantic::tritonSplitPrecisionByKernel(
+            facts_, [&](std::string_view t) { return below(std::string(t)); });
+      if ((*splitKernels)[d.kernel])
         continue;
       for (const triton::DotOperand &op : d.operands)
         if (below(op.dtype))

@@ -40,6 +40,36 @@ using pytext::startsWith;
 using namespace wrap005;
 using semantic::TensorKind;
 
+/// split(s, sep)'s first piece, last piece and whether any piece is `name`, without building
+/// the pieces: asked for every call and every bare entry of the forbidden list.
+struct Pieces {
+  std::string_view first, last;
+  std::size_t count = 0;
+};
+Pieces piecesOf(std::string_view s, std::string_view sep) {
+  Pieces p;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find(sep, at);
+    const std::string_view piece = s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
+    if (p.count++ == 0)
+      p.first = piece;
+    p.last = piece;
+    if (next == std::string_view::npos)
+      return p;
+    at = next + sep.size();
+  }
+}
+bool hasPiece(std::string_view s, std::string_view sep, std::string_view name) {
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find(sep, at);
+    if (s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at) == name)
+      return true;
+    if (next == std::string_view::npos)
+      return false;
+    at = next + sep.size();
+  }
+}
+
 class Matcher {
 public:
   Matcher(const CheckContext &ctx) : f_(ctx.facts), tensors_(ctx.facts) {
@@ -53,6 +83,13 @@ public:
       reachable_.insert(fn);
     for (const std::string &fn : f_.kernels.entryPoints)
       reachable_.insert(fn);
+    // What every entry asks of each call, read once (the forbidden list has tens of entries).
+    calls_.reserve(f_.python.calls.size());
+    for (const py::Call &c : f_.python.calls)
+      calls_.push_back({throughImport(c.callee), dynamicImport(c), getattrName(c), piecesOf(c.resolved, ".")});
+    cxxCallees_.reserve(f_.cxx.calls.size());
+    for (const cxx::CxxCall &c : f_.cxx.calls)
+      cxxCallees_.push_back(piecesOf(c.callee, "::"));
   }
 
   std::vector<Hit> hits(const Prohibition &p) const {
@@ -81,7 +118,7 @@ public:
 private:
   // Resolution went through an import, so the name is the library's and not a local def.
   bool throughImport(std::string_view written) const {
-    return boundNames_.count(std::string(written.substr(0, written.find_first_of(".[("))));
+    return boundNames_.count(written.substr(0, written.find_first_of(".[(")));
   }
   // A decorator names the library's own when its resolved name is an import's target or below.
   bool throughImport(const py::Decorator &d) const {
@@ -111,9 +148,11 @@ private:
     for (const py::Import &i : f_.python.imports)
       if (moduleMatches(i.target, module))
         add(out, i.lines, (i.fromImport ? "from-import of " : "import of ") + i.target, i.function);
-    for (const py::Call &c : f_.python.calls)
-      if (auto m = dynamicImport(c); m && moduleMatches(*m, module))
+    for (std::size_t k = 0; k < calls_.size(); ++k)
+      if (const auto &m = calls_[k].dynamicImport; m && moduleMatches(*m, module)) {
+        const py::Call &c = f_.python.calls[k];
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
+      }
     includeHits(module, out);
   }
 
@@ -139,12 +178,14 @@ private:
     for (const py::Import &i : f_.python.imports)
       if (isUnder(i.target, name))
         add(out, i.lines, "import of " + i.target, i.function);
-    for (const py::Call &c : f_.python.calls) {
-      if (isUnder(c.resolved, name) && throughImport(c.callee))
+    for (std::size_t k = 0; k < calls_.size(); ++k) {
+      const py::Call &c = f_.python.calls[k];
+      const CallReading &r = calls_[k];
+      if (isUnder(c.resolved, name) && r.throughImport)
         add(out, c.lines, c.callee == c.resolved ? c.callee : c.callee + " (" + c.resolved + ")", c.function);
-      else if (auto g = getattrName(c); g && isUnder(*g, name))
+      else if (const auto &g = r.getattrName; g && isUnder(*g, name))
         add(out, c.lines, "getattr(..., \"" + std::string(pytext::lastSegment(*g)) + "\") = " + *g, c.function);
-      else if (auto m = dynamicImport(c); m && isUnder(*m, name))
+      else if (const auto &m = r.dynamicImport; m && isUnder(*m, name))
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
     }
     // A forbidden function passed around as a value (`fn = torch.topk`, `map(torch.topk, ...)`).
@@ -157,33 +198,37 @@ private:
   }
 
   void bareHits(const std::string &name, std::vector<Hit> &out) const {
-    const auto segmentMatch = [&](std::string_view dotted, bool anySegment) {
-      std::vector<std::string> parts = split(dotted, ".");
-      if (parts.empty())
-        return false;
-      if (parts.front() == name || parts.back() == name)
+    // The name is the first or the last segment of the dotted name, or any when `anySegment`.
+    const auto matches = [&](const Pieces &parts, std::string_view dotted, bool anySegment) {
+      if (parts.first == name || parts.last == name)
         return true;
-      return anySegment && std::find(parts.begin(), parts.end(), name) != parts.end();
+      return anySegment && hasPiece(dotted, ".", name);
+    };
+    const auto segmentMatch = [&](std::string_view dotted, bool anySegment) {
+      return matches(piecesOf(dotted, "."), dotted, anySegment);
     };
     for (const py::Import &i : f_.python.imports)
       if (segmentMatch(i.target, true))
         add(out, i.lines, "import of " + i.target, i.function);
-    for (const py::Call &c : f_.python.calls) {
-      if (throughImport(c.callee) && segmentMatch(c.resolved, false))
+    for (std::size_t k = 0; k < calls_.size(); ++k) {
+      const py::Call &c = f_.python.calls[k];
+      const CallReading &r = calls_[k];
+      if (r.throughImport && matches(r.resolved, c.resolved, false))
         add(out, c.lines, c.callee == c.resolved ? c.callee : c.callee + " (" + c.resolved + ")", c.function);
-      else if (auto m = dynamicImport(c); m && segmentMatch(*m, true))
+      else if (const auto &m = r.dynamicImport; m && segmentMatch(*m, true))
         add(out, c.lines, c.resolved + "(\"" + *m + "\")", c.function);
-      else if (auto g = getattrName(c); g && segmentMatch(*g, false))
+      else if (const auto &g = r.getattrName; g && segmentMatch(*g, false))
         add(out, c.lines, "getattr(..., \"" + std::string(pytext::lastSegment(*g)) + "\") = " + *g, c.function);
     }
     includeHits(name, out);
     // C++: an ATen op of that name, or anything in the library's namespace.
-    for (const cxx::CxxCall &c : f_.cxx.calls) {
-      std::vector<std::string> parts = split(c.callee, "::");
-      if (parts.size() < 2)
+    for (std::size_t k = 0; k < cxxCallees_.size(); ++k) {
+      const cxx::CxxCall &c = f_.cxx.calls[k];
+      const Pieces &parts = cxxCallees_[k];
+      if (parts.count < 2)
         continue;
-      bool aten = parts.front() == "at" || parts.front() == "torch";
-      if (parts.front() == name || (aten && parts.back() == name))
+      bool aten = parts.first == "at" || parts.first == "torch";
+      if (parts.first == name || (aten && parts.last == name))
         out.push_back(makeHit(cxxLines(c.source, c.lines), c.spelled.empty() ? c.callee : c.spelled));
     }
   }
@@ -208,11 +253,12 @@ private:
 
   // `x.topk(k)`: the op as a tensor method, when the receiver plausibly is a tensor.
   void methodHits(const std::string &method, std::vector<Hit> &out) const {
-    for (const py::Call &c : f_.python.calls) {
+    for (std::size_t k = 0; k < calls_.size(); ++k) {
+      const py::Call &c = f_.python.calls[k];
       // A callee the front end resolved through an import (`tl = importlib.import_module(...)`;
       // `tl.topk`) names a library function, not a method of a tensor.
       const bool resolvedThroughImport = c.resolved != c.callee && c.resolved.find('(') == std::string::npos;
-      if (c.method != method || c.receiver.empty() || c.receiver == "self" || throughImport(c.callee) ||
+      if (c.method != method || c.receiver.empty() || c.receiver == "self" || calls_[k].throughImport ||
           resolvedThroughImport ||
           !c.launchedKernel.empty() || extensionCallAt(c.lines))
         continue;
@@ -248,9 +294,18 @@ private:
 
   const Facts &f_;
   const semantic::TensorValues tensors_;
-  std::set<std::string> boundNames_;
+  std::set<std::string, std::less<>> boundNames_;
   std::set<std::string> importTargets_;
   std::set<std::string> reachable_;
+  /// Per call of f_.python.calls (same index): its callee resolved through an import, the
+  /// module a dynamic import of it names, the name a getattr of it reads.
+  struct CallReading {
+    bool throughImport = false;
+    std::optional<std::string> dynamicImport, getattrName;
+    Pieces resolved; ///< of its resolved name, split at dots
+  };
+  std::vector<CallReading> calls_;
+  std::vector<Pieces> cxxCallees_; ///< per call of f_.cxx.calls: its callee split at `::`
 };
 
 // One finding per forbidden entry and line, at most this many lines per entry: the first

@@ -92,6 +92,35 @@ class Model(torch.nn.Module):
   EXPECT_EQ(std::count(reach.entries().begin(), reach.entries().end(), "run"), 1);
 }
 
+// Nested defs shadow module-level ones from the innermost scope out; a dotted name resolves
+// only when it is a function's whole qualname or the tail of one seen from an enclosing scope.
+TEST(SemanticForwardReach, NestedAndDottedCallableNames) {
+  const Facts f = analyzeSource(SourceFile::fromBytes(src(R"PY(
+import torch
+def step(x):
+    return x
+class Outer:
+    def forward(self, x):
+        def step(y):
+            return y
+        fn = step
+        alias = torch.relu
+        return step(x)
+    class Inner:
+        def go(self):
+            pass
+)PY")));
+  const semantic::ForwardReach reach(f, nullptr, "");
+  EXPECT_EQ(reach.resolveCallableName("step", "Outer.forward"), "Outer.forward.step");
+  EXPECT_EQ(reach.resolveCallableName("step", "Outer.forward.step"), "Outer.forward.step");
+  EXPECT_EQ(reach.resolveCallableName("step", ""), "step");
+  EXPECT_EQ(reach.resolveCallableName("Inner.go", "Outer.forward"), "Outer.Inner.go");
+  EXPECT_EQ(reach.resolveCallableName("Outer.Inner.go", "step"), "Outer.Inner.go");
+  EXPECT_EQ(reach.resolveCallableName("go", "Outer.forward"), "");
+  EXPECT_EQ(reach.resolveCallableName("alias", "Outer.forward"), "");
+  EXPECT_EQ(reach.resolveCallableName("  step\n", "Outer.forward"), "Outer.forward.step"); // layout trimmed
+}
+
 TEST(SemanticForwardReach, ArgumentByPositionOrKeyword) {
   const Facts f = analyzeSource(SourceFile::fromBytes(src(R"PY(
 import threading

@@ -48,6 +48,31 @@ class M:
   EXPECT_TRUE(semantic::keyStoredFromInput(f, ptr[0])); // self._ptr = x.data_ptr()
 }
 
+// The key locals a rule found once for a function key every branch as the ones cacheKeys finds
+// itself; without them a key read through a local is not seen.
+TEST(SemanticIdentityCache, GivenKeyLocalsAreTheOnesUsed) {
+  auto f = analyze(src(R"PY(
+class M:
+    def forward(self, x):
+        p = x.data_ptr()
+        if p == self._p:
+            return self._out
+        if x is self._x:
+            return self._out
+        return x
+)PY"));
+  const Function &fn = *f.findFunction("M.forward");
+  const std::set<std::string> inputs = semantic::inputAliases(f, fn);
+  const std::vector<semantic::KeyLocal> locals = semantic::keyLocals(f, fn, inputs);
+  for (unsigned line : {4u, 6u})
+    EXPECT_EQ(semantic::describeKeys(semantic::cacheKeys(f, fn, branchOn(f, line), inputs, locals)),
+              semantic::describeKeys(semantic::cacheKeys(f, fn, branchOn(f, line), inputs)))
+        << line;
+  EXPECT_EQ(semantic::describeKeys(semantic::cacheKeys(f, fn, branchOn(f, 4), inputs, locals)), "data_ptr()");
+  EXPECT_TRUE(semantic::cacheKeys(f, fn, branchOn(f, 4), inputs, {}).empty());
+  EXPECT_EQ(semantic::describeKeys(semantic::cacheKeys(f, fn, branchOn(f, 6), inputs, {})), "object identity");
+}
+
 TEST(SemanticIdentityCache, OnlyTestsOfStateCanKeyACache) {
   auto f = analyze(src(R"PY(
 _seen = {}

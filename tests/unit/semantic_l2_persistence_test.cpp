@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 namespace kbaudit::semantic {
 namespace {
 
@@ -19,6 +22,25 @@ TEST(SemanticL2Persistence, CudaSpellingsAndLimitReads) {
   EXPECT_EQ(l2EffectOf("cudaCtxResetPersistingL2Cache"), L2Effect::Reset);
   EXPECT_EQ(l2EffectOf("cudaLimitPersistingL2CacheSize"), L2Effect::Reserve);
   EXPECT_EQ(l2EffectOf("cudaStreamAttributeAccessPolicyWindow"), L2Effect::Window);
+}
+
+// Every spelling is found as written, alone and inside a longer text (a text holding none of
+// them is answered by a quick test that must not miss one).
+TEST(SemanticL2Persistence, EverySpellingIsFound) {
+  for (std::string_view n : {"cudaLimitPersistingL2CacheSize", "cudaStreamAttributeAccessPolicyWindow",
+                             "cudaAccessPropertyPersisting", "cudaCtxResetPersistingL2Cache",
+                             "CU_LIMIT_PERSISTING_L2_CACHE_SIZE", "CU_ACCESS_PROPERTY_PERSISTING",
+                             "cuCtxResetPersistingL2Cache", "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"}) {
+    EXPECT_EQ(persistingL2Name(n), n);
+    EXPECT_EQ(persistingL2Name("f(" + std::string(n) + ", 0)"), n);
+  }
+  for (std::string_view n : {"PersistingL2CacheSize", "AccessPolicyWindow", "accessPolicyWindow", "ResetPersistingL2Cache"}) {
+    EXPECT_EQ(persistingL2Name(n, true), n);
+    EXPECT_EQ(persistingL2Name(n), "");
+  }
+  EXPECT_EQ(persistingL2Name("cudaDeviceSetLimit(cudaLimitStackSize, n)", true), "");
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("cfg.accessPolicyWindow")), "accessPolicyWindow");
+  EXPECT_EQ(persistingL2NameIn(py::testing::exprOf("cfg.window")), "");
 }
 
 TEST(SemanticL2Persistence, PythonNamesNotSourceText) {

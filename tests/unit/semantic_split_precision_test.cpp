@@ -79,6 +79,12 @@ def plain_kernel(x_ptr, y_ptr):
   EXPECT_TRUE(semantic::tritonSplitPrecision(f, kernelNamed("inline_kernel"), narrow)) << "a cast in the difference";
   EXPECT_FALSE(semantic::tritonSplitPrecision(f, kernelNamed("plain_kernel"), narrow))
       << "a difference with a constant is no residual";
+  // Every kernel at once answers as each asked alone.
+  const std::vector<bool> all = semantic::tritonSplitPrecisionByKernel(f, narrow);
+  ASSERT_EQ(all.size(), f.triton.kernels.size());
+  EXPECT_TRUE(all[kernelNamed("split_kernel")]);
+  EXPECT_TRUE(all[kernelNamed("inline_kernel")]);
+  EXPECT_FALSE(all[kernelNamed("plain_kernel")]);
 }
 
 } // namespace

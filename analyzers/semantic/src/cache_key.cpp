@@ -100,10 +100,20 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
                                 const std::set<std::string> &inputs) {
   std::vector<KeyLocal> out;
   const std::set<std::string> idFns = identityFunctions(facts);
+  // callsIn(facts, a) for each assignment of `fn`, from the calls of `fn` found once.
+  std::vector<const py::Call *> fnCalls;
+  for (const py::Call &c : facts.calls)
+    if (c.function == fn.qualname)
+      fnCalls.push_back(&c);
+  std::vector<const py::Call *> calls;
   for (const py::Assignment &a : facts.assignments) {
     if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name || inputs.count(a.target))
       continue;
-    std::vector<KeyKind> kinds = keyKindsOf(a.value, false, inputs, out, idFns, callsIn(facts, a));
+    calls.clear();
+    for (const py::Call *c : fnCalls)
+      if (a.value.lines.contains(c->lines.begin) && a.value.lines.contains(c->lines.end))
+        calls.push_back(c);
+    std::vector<KeyKind> kinds = keyKindsOf(a.value, false, inputs, out, idFns, calls);
     if (!kinds.empty())
       out.push_back(KeyLocal{a.target, std::move(kinds)});
   }

@@ -27,6 +27,10 @@ constexpr std::array<std::string_view, 13> kGraderWords = {"bench",   "check", "
                                                            "verify",  "judge", "profil"};
 
 bool isFrameSource(std::string_view r) {
+  // Every name below starts `sys.`, `__main__`, `inspect.` or `traceback.`: any other name is one
+  // only through "cmdline" (asked of every call and name of the file).
+  if (r.empty() || (r[0] != 's' && r[0] != '_' && r[0] != 'i' && r[0] != 't'))
+    return r.find("cmdline") != std::string_view::npos;
   if (r == "sys.argv" || startsWith(r, "sys.argv.") || startsWith(r, "sys.argv[") || r == "__main__" ||
       startsWith(r, "__main__."))
     return true;
@@ -74,6 +78,8 @@ CallerKnowledge::CallerKnowledge(const Facts &facts) : facts_(facts), py_(facts.
   for (const py::StringConstant &str : py_.strings)
     if (!str.docstring && str.value.value.find("/proc/") != std::string::npos)
       sites_.push_back({str.function, str.lines});
+  for (const py::Call &c : py_.calls)
+    callsBy_[c.function].push_back(&c);
   for (const py::Function &fn : py_.functions)
     if (CallerSniff s = sniffIn(fn.qualname, fn.lines, /*nested=*/true))
       helpers_[fn.qualname] = s;
@@ -153,7 +159,9 @@ void CallerKnowledge::propagate() {
     changed = false;
     for (const py::Assignment &a : py_.assignments) {
       using TK = py::Assignment::TargetKind;
-      if ((a.kind != TK::Name && a.kind != TK::SelfAttribute) || tainted_.find(a.function, a.target))
+      if (a.kind != TK::Name && a.kind != TK::SelfAttribute)
+        continue;
+      if (!tainted_.empty() && tainted_.find(a.function, a.target))
         continue;
       CallerSniff s = sniffIn(a.function, a.lines, false);
       if (!s)
@@ -175,15 +183,30 @@ void CallerKnowledge::propagate() {
 /// The stretch calls a caller-dependent helper or reads a caller-dependent name.
 CallerSniff CallerKnowledge::readsTaint(std::string_view fn, LineRange lines, const py::Expr *value,
                                         bool nested) const {
-  for (const py::Call &c : py_.calls) {
-    if (!(nested ? inFunction(c.function, fn) : c.function == fn) || !contains(lines, c.lines))
-      continue;
-    const std::string callee = scope_.calleeFunction(c.function, c);
-    if (auto it = helpers_.find(callee); it != helpers_.end() && callee != fn) {
-      CallerSniff s = it->second;
+  // The first call of the stretch (in file order) to a caller-dependent helper; while there is
+  // no such helper (most files) there is nothing to look for.
+  if (!helpers_.empty()) {
+    CallerSniff s;
+    const auto callsHelper = [&](const py::Call &c) {
+      if (!contains(lines, c.lines))
+        return false;
+      const std::string callee = scope_.calleeFunction(c.function, c);
+      const auto it = helpers_.find(callee);
+      if (it == helpers_.end() || callee == fn)
+        return false;
+      s = it->second;
       s.how = callee + "() (" + s.how + ")";
       s.helpers.push_back(callee);
-      return s;
+      return true;
+    };
+    if (nested) {
+      for (const py::Call &c : py_.calls)
+        if (inFunction(c.function, fn) && callsHelper(c))
+          return s;
+    } else if (const auto own = callsBy_.find(fn); own != callsBy_.end()) {
+      for (const py::Call *c : own->second)
+        if (callsHelper(*c))
+          return s;
     }
   }
   return value ? named(tainted_.readBy(fn, *value)) : CallerSniff{};

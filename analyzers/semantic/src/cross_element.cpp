@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace kbaudit::semantic::cross {
@@ -141,6 +142,17 @@ std::map<std::string, std::string> selfModules(const py::PythonFacts &py) {
   return out;
 }
 
+/// selfModules(py)'s value for "cls.attr" (the last such assignment's, as the map keeps), found
+/// without building the map: ofCall classifies one call, and most calls never ask.
+std::optional<std::string> selfModuleOf(const py::PythonFacts &py, std::string_view cls, std::string_view attr) {
+  std::optional<std::string> out;
+  for (const py::Assignment &a : py.assignments)
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.value.kind == py::ExprKind::Call &&
+        std::string_view(a.function).substr(0, a.function.find('.')) == cls && lastSegment(a.target) == attr)
+      out = a.value.resolved;
+  return out;
+}
+
 std::string classOf(std::string_view qualname) {
   const auto dot = qualname.find('.');
   return dot == std::string_view::npos ? std::string() : std::string(qualname.substr(0, dot));
@@ -160,7 +172,8 @@ CallKind named(Kind kind, std::string what, std::string op = {}) {
   return {kind, false, std::move(what), std::move(op)};
 }
 
-CallKind classifyCall(const py::PythonFacts &py, const std::map<std::string, std::string> &modules,
+/// `modules` is selfModules(py), or null to look up the one entry a call needs.
+CallKind classifyCall(const py::PythonFacts &py, const std::map<std::string, std::string> *modules,
                       const py::Call &c) {
   const std::string &r = c.resolved.empty() ? c.callee : c.resolved;
   const std::string cls = classOf(c.function);
@@ -172,11 +185,16 @@ CallKind classifyCall(const py::PythonFacts &py, const std::map<std::string, std
   if (startsWith(c.callee, "self.") && c.receiver == "self") {
     if (py.findFunction(cls + "." + c.method))
       return ownCode(c.callee);
-    if (auto it = modules.find(cls + "." + c.method); it != modules.end()) {
-      if (py.findClass(it->second))
+    std::optional<std::string> module;
+    if (!modules)
+      module = selfModuleOf(py, cls, c.method);
+    else if (auto it = modules->find(cls + "." + c.method); it != modules->end())
+      module = it->second;
+    if (module) {
+      if (py.findClass(*module))
         return ownCode(c.callee);
-      if (startsWith(it->second, "torch.nn."))
-        return named(ofModuleClass(it->second), "`" + c.callee + "` (" + it->second + ")", it->second);
+      if (startsWith(*module, "torch.nn."))
+        return named(ofModuleClass(*module), "`" + c.callee + "` (" + *module + ")", *module);
     }
     return named(Kind::Unknown, c.callee);
   }
@@ -275,7 +293,7 @@ bool batchStatistics(std::string_view nameOrClass) {
 }
 
 Kind ofCall(const py::PythonFacts &py, const py::Call &call, bool *own) {
-  const CallKind k = classifyCall(py, selfModules(py), call);
+  const CallKind k = classifyCall(py, nullptr, call);
   if (own)
     *own = k.own;
   return k.kind;
@@ -302,7 +320,7 @@ GradedPath gradedPath(const Facts &f) {
     if (!reachable.count(c.function) || f.triton.findKernel(c.function) || !c.launchedKernel.empty() ||
         isExtensionCall(c))
       continue;
-    const CallKind k = classifyCall(py, modules, c);
+    const CallKind k = classifyCall(py, &modules, c);
     if (k.own || k.kind == Kind::None)
       continue;
     out.sites.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op), isScan(k.op)});
@@ -372,7 +390,7 @@ std::vector<Site> referenceSites(const py::PythonFacts &py, const std::string &m
   for (const py::Call &c : py.calls) {
     if (!counted.count(c.function))
       continue;
-    const CallKind k = classifyCall(py, modules, c);
+    const CallKind k = classifyCall(py, &modules, c);
     if (k.own || (k.kind != Kind::Statistic && k.kind != Kind::Contraction))
       continue;
     out.push_back({k.kind, k.what, c.function, c.lines, batchStatistics(k.op), isScan(k.op)});

@@ -69,6 +69,9 @@ std::optional<std::pair<std::size_t, std::size_t>> allocatorAt(std::string_view 
 
 /// A declaration `TYPE\s+NAME\s*=\s*ALLOCATOR\s*\(` starting at `i`, and the index past its `(`.
 std::optional<std::pair<TensorAllocation, std::size_t>> allocationAt(std::string_view s, std::size_t i) {
+  // Every type below starts with 'a' or 't': the scan asks at every character of a body.
+  if (s[i] != 'a' && s[i] != 't')
+    return std::nullopt;
   std::size_t j = npos;
   for (std::string_view type : {"auto", "at::Tensor", "torch::Tensor"})
     if (startsAt(s, i, type))

@@ -66,6 +66,12 @@ ForwardReach::ForwardReach(const Facts &facts, const py::PythonFacts *reference,
   entries_ = facts.kernels.entryPoints;
   for (const py::Function &f : facts.python.functions)
     functions_.insert(f.qualname);
+  for (const std::string &qualname : functions_) {
+    const std::string_view q = qualname;
+    tails_.insert(q);
+    for (auto dot = q.find('.'); dot != std::string_view::npos; dot = q.find('.', dot + 1))
+      tails_.insert(q.substr(dot + 1));
+  }
   for (const py::Class &c : facts.python.classes)
     classes_.insert(c.name);
   for (const triton::Kernel &k : facts.triton.kernels) {
@@ -76,6 +82,8 @@ ForwardReach::ForwardReach(const Facts &facts, const py::PythonFacts *reference,
     calls_[c.function].push_back(&c);
   for (const embed::ExtensionCall &c : facts.embedded.calls)
     extensionCallers_.insert(c.function);
+  for (const py::Assignment &a : facts.python.assignments)
+    assignmentsTo_[a.target].push_back(&a);
   for (const std::string &entry : facts.kernels.entryPoints)
     if (const py::Function *f = facts.python.findFunction(entry))
       for (const std::string &p : f->params)
@@ -165,16 +173,19 @@ std::vector<const py::Call *> ForwardReach::callsWithin(const std::string &qualn
 
 std::vector<const py::Expr *> ForwardReach::bindings(std::string_view text, const std::string &from) const {
   std::vector<const py::Expr *> out;
+  const auto bound = assignmentsTo_.find(text);
+  if (bound == assignmentsTo_.end())
+    return out;
   const bool self = startsWith(text, "self.");
-  const std::string cls = classOf(from);
-  for (const py::Assignment &a : facts_.python.assignments) {
-    if (a.target != text)
-      continue;
+  const std::string cls = self ? classOf(from) : std::string();
+  for (const py::Assignment *ap : bound->second) {
+    const py::Assignment &a = *ap;
     if (self) {
       if (a.kind == py::Assignment::TargetKind::SelfAttribute && classOf(a.function) == cls)
         out.push_back(&a.value);
     } else if (a.kind == py::Assignment::TargetKind::Name &&
-               (a.function == from || a.function.empty() || startsWith(from, a.function + "."))) {
+               (a.function == from || a.function.empty() ||
+                (from.size() > a.function.size() && startsWith(from, a.function) && from[a.function.size()] == '.'))) {
       out.push_back(&a.value);
     }
   }
@@ -205,14 +216,19 @@ std::string ForwardReach::resolveCallable(const py::Expr &e, const std::string &
 }
 
 std::string ForwardReach::resolveCallableName(std::string_view raw, const std::string &from) const {
-  const std::string text(pyexpr::trimLayout(raw));
+  const std::string_view text = pyexpr::trimLayout(raw);
   if (text.empty())
     return {};
+  // One buffer for the candidate names tried (asked for every call forward reaches).
+  std::string candidate;
   if (startsWith(text, "self.")) {
-    const std::string attr = text.substr(5);
-    const std::string candidate = classOf(from) + "." + attr;
-    if (functions_.count(candidate))
-      return candidate;
+    if (tails_.count(text.substr(5))) {
+      candidate = classOf(from);
+      candidate += '.';
+      candidate += text.substr(5);
+      if (functions_.count(candidate))
+        return candidate;
+    }
     for (const py::Expr *v : bindings(text, from))
       if (v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute)
         if (v->resolved != text)
@@ -221,14 +237,17 @@ std::string ForwardReach::resolveCallableName(std::string_view raw, const std::s
     return {};
   }
   // Nested defs first, from the innermost enclosing function outwards.
-  for (std::string scope = from; !scope.empty();) {
-    if (functions_.count(scope + "." + text))
-      return scope + "." + text;
-    const auto dot = scope.rfind('.');
-    scope = dot == std::string::npos ? std::string() : scope.substr(0, dot);
+  if (tails_.count(text)) {
+    for (std::string_view scope = from; !scope.empty();) {
+      candidate.assign(scope).append(".").append(text);
+      if (functions_.count(candidate))
+        return candidate;
+      const auto dot = scope.rfind('.');
+      scope = dot == std::string_view::npos ? std::string_view() : scope.substr(0, dot);
+    }
+    if (functions_.count(text))
+      return std::string(text);
   }
-  if (functions_.count(text))
-    return text;
   for (const py::Expr *v : bindings(text, from))
     if ((v->kind == py::ExprKind::Name || v->kind == py::ExprKind::Attribute) && v->resolved != text)
       if (functions_.count(v->resolved))

@@ -6,30 +6,42 @@
 
 namespace kbaudit::semantic::cxxbody {
 
+namespace {
+
+/// Where each line of `text` starts (0 first, then past each '\n').
+std::vector<std::size_t> lineStarts(std::string_view text) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
+    starts.push_back(nl + 1);
+  return starts;
+}
+
+bool inSolution(const Facts &f, const cxx::CxxFunction &fn) {
+  // A sidecar's lines number another file, and findings point into solution.py.
+  return fn.sourceLines.valid() && fn.source >= 0 && static_cast<std::size_t>(fn.source) < f.embedded.sources.size() &&
+         f.embedded.sources[fn.source].file == "solution.py";
+}
+
+/// solutionText for a function inSolution, given its source's lineStarts.
+std::optional<std::string> linesOf(const Facts &f, const cxx::CxxFunction &fn, const std::vector<std::size_t> &starts) {
+  const std::string &text = f.embedded.sources[fn.source].text;
+  // Lines end at each '\n'; text after the last one is a line too.
+  const std::size_t lineCount = starts.size() - 1 + (!text.empty() && text.back() != '\n');
+  if (fn.sourceLines.end > lineCount)
+    return std::nullopt;
+  const std::size_t from = starts[fn.sourceLines.begin - 1];
+  const std::size_t to = fn.sourceLines.end < starts.size() ? starts[fn.sourceLines.end] : text.size();
+  return text.substr(from, to - from);
+}
+
+} // namespace
+
 /// The function's text as the compiler saw it: its lines of the recovered embedded source (a
 /// source written with escaped newlines or built from pieces is one Python line, many C++ lines).
 std::optional<std::string> solutionText(const Facts &f, const cxx::CxxFunction &fn) {
-  // A sidecar's lines number another file, and findings point into solution.py.
-  if (!fn.sourceLines.valid() || fn.source < 0 || static_cast<std::size_t>(fn.source) >= f.embedded.sources.size() ||
-      f.embedded.sources[fn.source].file != "solution.py")
+  if (!inSolution(f, fn))
     return std::nullopt;
-  const std::string &text = f.embedded.sources[fn.source].text;
-  const auto lineCount = static_cast<unsigned>(std::count(text.begin(), text.end(), '\n') +
-                                               (!text.empty() && text.back() != '\n'));
-  if (fn.sourceLines.end > lineCount)
-    return std::nullopt;
-  std::string out;
-  unsigned line = 1;
-  for (std::size_t at = 0; at <= text.size() && line <= fn.sourceLines.end; ++line) {
-    const std::size_t nl = text.find('\n', at);
-    const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
-    if (line >= fn.sourceLines.begin)
-      out.append(text, at, end - at);
-    if (nl == std::string::npos)
-      break;
-    at = end;
-  }
-  return out;
+  return linesOf(f, fn, lineStarts(f.embedded.sources[fn.source].text));
 }
 
 /// The solution.py line of line `offset` (0-based) of the function's text.
@@ -40,10 +52,16 @@ unsigned solutionLine(const Facts &f, const cxx::CxxFunction &fn, unsigned offse
 
 std::vector<UnwrittenEmptyReturn> unwrittenEmptyReturns(const Facts &f) {
   std::vector<UnwrittenEmptyReturn> out;
+  // Each source's line starts, found once: a source holds all of a unit's host functions, and
+  // finding each one's lines from the top was quadratic in the source's size.
+  std::vector<std::vector<std::size_t>> starts(f.embedded.sources.size());
   for (const cxx::CxxFunction &fn : f.cxx.functions) {
-    if (!fn.definition || fn.onDevice())
+    if (!fn.definition || fn.onDevice() || !inSolution(f, fn))
       continue;
-    const std::optional<std::string> body = solutionText(f, fn);
+    std::vector<std::size_t> &sourceStarts = starts[fn.source];
+    if (sourceStarts.empty())
+      sourceStarts = lineStarts(f.embedded.sources[fn.source].text);
+    const std::optional<std::string> body = linesOf(f, fn, sourceStarts);
     if (!body)
       continue;
     for (const TensorAllocation &alloc : emptyAllocations(*body)) {

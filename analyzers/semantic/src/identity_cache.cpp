@@ -71,7 +71,13 @@ std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function
                                 const std::set<std::string> &inputs) {
   if (!testReadsState(facts, b))
     return {};
-  const std::vector<KeyLocal> locals = keyLocals(facts, fn, inputs);
+  return cacheKeys(facts, fn, b, inputs, keyLocals(facts, fn, inputs));
+}
+
+std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, const py::Branch &b,
+                                const std::set<std::string> &inputs, const std::vector<KeyLocal> &locals) {
+  if (!testReadsState(facts, b))
+    return {};
   const std::set<std::string> idFns = identityFunctions(facts);
   // Only a tensor the caller passed is found by identity; a local built from its shape or
   // device (a workspace key) hashes by value.

@@ -4,12 +4,6 @@
 
 namespace kbaudit::semantic::pytext {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string_view lastSegment(std::string_view dotted) {
   const auto dot = dotted.rfind('.');
   return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
@@ -32,8 +26,6 @@ std::string_view trim(std::string_view s) {
     s.remove_suffix(1);
   return s;
 }
-
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 bool mentionsName(std::string_view text, std::string_view name) {
   if (name.empty())

@@ -3,8 +3,8 @@
 #include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
+#include <unordered_set>
 
 namespace kbaudit::semantic::pytokens {
 
@@ -12,7 +12,11 @@ namespace {
 
 using pytext::isIdentChar;
 
-bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+// <cctype>'s answers for the C locale (kbaudit never sets another), without a call per
+// character of every tokenized function.
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool identStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 // Length of the string literal starting at `i` (prefix letters already consumed by the caller).
 std::size_t stringLength(std::string_view s, std::size_t i) {
@@ -37,23 +41,26 @@ bool isString(const std::string &t) {
   return !t.empty() && (t.front() == '"' || t.front() == '\'' || t.back() == '"' || t.back() == '\'');
 }
 
-// Byte offset where 1-indexed line `n` starts; npos past the end.
-std::size_t lineStart(std::string_view text, unsigned n) {
-  std::size_t pos = 0;
-  for (unsigned k = 1; k < n; ++k) {
-    pos = text.find('\n', pos);
-    if (pos == std::string_view::npos)
-      return pos;
-    ++pos;
-  }
-  return pos;
+// Where each line of `text` starts (0 first, then past each '\n'): functionTokens cuts every
+// function of a file out of it, and finding each from the top was quadratic in the file.
+std::vector<std::size_t> lineStarts(std::string_view text) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
+    starts.push_back(nl + 1);
+  return starts;
 }
 
-std::string_view linesOf(std::string_view text, LineRange r) {
-  std::size_t start = lineStart(text, r.begin);
+// Byte offset where 1-indexed line `n` starts; npos past the end.
+std::size_t lineStart(const std::vector<std::size_t> &starts, unsigned n) {
+  const std::size_t index = n == 0 ? 0 : n - 1;
+  return index < starts.size() ? starts[index] : std::string_view::npos;
+}
+
+std::string_view linesOf(std::string_view text, const std::vector<std::size_t> &starts, LineRange r) {
+  std::size_t start = lineStart(starts, r.begin);
   if (!r.valid() || start == std::string_view::npos)
     return {};
-  std::size_t end = lineStart(text, r.end + 1);
+  std::size_t end = lineStart(starts, r.end + 1);
   return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
 }
 
@@ -82,7 +89,7 @@ Tokens tokenize(std::string_view s) {
         ++i;
       continue;
     }
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
+    if (isBlank(c) || c == '\\') {
       ++i;
       continue;
     }
@@ -101,8 +108,7 @@ Tokens tokenize(std::string_view s) {
       i = j;
       continue;
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+    if (isDigit(c) || (c == '.' && i + 1 < s.size() && isDigit(s[i + 1]))) {
       std::size_t j = i;
       while (j < s.size() && (isIdentChar(s[j]) || s[j] == '.'))
         ++j;
@@ -184,8 +190,9 @@ Tokens maskLocals(Tokens t, const py::PythonFacts &facts) {
 
 Tokens functionTokens(std::string_view text, const py::PythonFacts &facts, const std::vector<const py::Function *> &fns) {
   Tokens out;
+  const std::vector<std::size_t> starts = lineStarts(text);
   for (const py::Function *fn : fns) {
-    Tokens t = bodyTokens(linesOf(text, fn->lines));
+    Tokens t = bodyTokens(linesOf(text, starts, fn->lines));
     out.insert(out.end(), t.begin(), t.end());
   }
   return maskLocals(std::move(out), facts);
@@ -199,20 +206,23 @@ namespace {
 
 constexpr std::size_t kShingle = 4;
 
-std::set<std::string> shingles(const Tokens &t) {
-  std::set<std::string> out;
+// Only membership is asked of the shingles, so a hash set (WRAP004 builds them for every
+// reference and solution entry).
+std::unordered_set<std::string> shingles(const Tokens &t) {
+  std::unordered_set<std::string> out;
   if (t.size() < kShingle) {
     std::string all;
     for (const std::string &x : t)
-      all += x + '\x1f';
+      all.append(x).push_back('\x1f');
     if (!all.empty())
       out.insert(all);
     return out;
   }
+  out.reserve(t.size() - kShingle + 1);
   for (std::size_t i = 0; i + kShingle <= t.size(); ++i) {
     std::string s;
     for (std::size_t k = 0; k < kShingle; ++k)
-      s += t[i + k] + '\x1f';
+      s.append(t[i + k]).push_back('\x1f');
     out.insert(std::move(s));
   }
   return out;
@@ -221,7 +231,7 @@ std::set<std::string> shingles(const Tokens &t) {
 } // namespace
 
 double containment(const Tokens &a, const Tokens &b) {
-  std::set<std::string> x = shingles(a), y = shingles(b);
+  const std::unordered_set<std::string> x = shingles(a), y = shingles(b);
   if (x.empty())
     return 0;
   std::size_t common = 0;

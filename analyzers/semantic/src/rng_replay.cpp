@@ -108,6 +108,9 @@ private:
   std::vector<Source> sources_;
   ScopedNames<std::size_t> names_;                      ///< name -> source
   std::map<std::string, std::set<std::string>> inputs_; ///< function -> input names
+  /// The calls that restore or reseed a random state outside a `__main__` block, in file order,
+  /// found at the first draw: reseedBefore looks for one before every draw, and few calls are one.
+  mutable std::optional<std::vector<const py::Call *>> restores_;
 
   /// Runs when the grader imports or calls the solution, outside the harness's and the
   /// weights' own seeding places.
@@ -132,11 +135,17 @@ private:
   }
 
   const py::Call *reseedBefore(const py::Call &c) const {
+    if (!restores_) {
+      restores_.emplace();
+      for (const py::Call &r : py_.calls)
+        if (isRngRestore(r.resolved) && !scope_.inMainGuard(r.lines))
+          restores_->push_back(&r);
+    }
     const py::Call *best = nullptr;
-    for (const py::Call &r : py_.calls)
-      if (r.function == c.function && r.lines.begin <= c.lines.begin && &r != &c && isRngRestore(r.resolved) &&
-          !scope_.inMainGuard(r.lines) && (!best || r.lines.begin > best->lines.begin))
-        best = &r;
+    for (const py::Call *r : *restores_)
+      if (r->function == c.function && r->lines.begin <= c.lines.begin && r != &c &&
+          (!best || r->lines.begin > best->lines.begin))
+        best = r;
     return best;
   }
 

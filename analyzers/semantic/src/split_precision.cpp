@@ -6,6 +6,7 @@
 
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace kbaudit::semantic {
@@ -52,24 +53,63 @@ std::set<int> splitPrecisionSources(const cxx::CxxFacts &cxx) {
   return out;
 }
 
-bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow) {
-  const std::string &qual = f.triton.kernels[kernel].qualname;
+namespace {
+
+/// tritonSplitPrecision of one kernel, given its casts (in file order) and its name assignments.
+bool splitIn(const std::vector<const triton::Cast *> &casts, const std::vector<const py::Assignment *> &own,
+             const std::function<bool(std::string_view)> &narrow) {
   std::set<std::string> widened; // names bound to a cast back to a wide type
-  for (const triton::Cast &c : f.triton.casts)
-    if (c.kernel == kernel && !narrow(c.target.dtype))
-      for (const py::Assignment &a : f.python.assignments)
-        if (a.function == qual && a.kind == py::Assignment::TargetKind::Name && a.lines.overlaps(c.lines))
-          widened.insert(a.target);
-  for (const triton::Cast &c : f.triton.casts) {
-    if (c.kernel != kernel || !narrow(c.target.dtype) || c.source.find('-') == std::string::npos)
+  for (const triton::Cast *c : casts)
+    if (!narrow(c->target.dtype))
+      for (const py::Assignment *a : own)
+        if (a->lines.overlaps(c->lines))
+          widened.insert(a->target);
+  for (const triton::Cast *c : casts) {
+    if (!narrow(c->target.dtype) || c->source.find('-') == std::string::npos)
       continue;
-    if (c.source.find(".to(") != std::string::npos || c.source.find("cast(") != std::string::npos)
+    if (c->source.find(".to(") != std::string::npos || c->source.find("cast(") != std::string::npos)
       return true;
-    for (const std::string &name : identifiers(c.source))
+    for (const std::string &name : identifiers(c->source))
       if (widened.count(name))
         return true;
   }
   return false;
+}
+
+bool isNameAssignment(const py::Assignment &a) { return a.kind == py::Assignment::TargetKind::Name; }
+
+} // namespace
+
+bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow) {
+  const std::string &qual = f.triton.kernels[kernel].qualname;
+  std::vector<const triton::Cast *> casts;
+  for (const triton::Cast &c : f.triton.casts)
+    if (c.kernel == kernel)
+      casts.push_back(&c);
+  std::vector<const py::Assignment *> own;
+  for (const py::Assignment &a : f.python.assignments)
+    if (a.function == qual && isNameAssignment(a))
+      own.push_back(&a);
+  return splitIn(casts, own, narrow);
+}
+
+std::vector<bool> tritonSplitPrecisionByKernel(const Facts &f, const std::function<bool(std::string_view)> &narrow) {
+  const std::vector<triton::Kernel> &kernels = f.triton.kernels;
+  std::vector<std::vector<const triton::Cast *>> casts(kernels.size());
+  for (const triton::Cast &c : f.triton.casts)
+    if (c.kernel < kernels.size())
+      casts[c.kernel].push_back(&c);
+  std::unordered_map<std::string_view, std::vector<const py::Assignment *>> own;
+  for (const py::Assignment &a : f.python.assignments)
+    if (isNameAssignment(a))
+      own[a.function].push_back(&a);
+  static const std::vector<const py::Assignment *> kNone;
+  std::vector<bool> out(kernels.size());
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    const auto it = own.find(kernels[k].qualname);
+    out[k] = splitIn(casts[k], it == own.end() ? kNone : it->second, narrow);
+  }
+  return out;
 }
 
 } // namespace kbaudit::semantic

@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace kbaudit::semantic {
@@ -60,6 +61,10 @@ private:
   std::vector<Site> sites_;
   std::map<std::string, CallerSniff> helpers_; ///< functions whose result depends on the caller
   ScopedNames<CallerSniff> tainted_;           ///< names bound from caller-dependent code
+  /// The file's calls by the function they are made in, in file order: readsTaint is asked once
+  /// per assignment the fixpoint follows, and scanning every call of the file for each was
+  /// quadratic in the file's size.
+  std::unordered_map<std::string_view, std::vector<const py::Call *>> callsBy_;
 
   void propagate();
   CallerSniff readsTaint(std::string_view fn, LineRange lines, const py::Expr *value, bool nested = false) const;

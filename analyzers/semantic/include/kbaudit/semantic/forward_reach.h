@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kbaudit::semantic {
@@ -22,6 +24,9 @@ public:
   /// module-level functions the reference defines and the solution redefines (`run`,
   /// `decode_steps`) are entries too.
   ForwardReach(const Facts &facts, const py::PythonFacts *reference, const std::string &modelClass);
+  // Not copied: tails_ views the strings of this object's own functions_.
+  ForwardReach(const ForwardReach &) = delete;
+  ForwardReach &operator=(const ForwardReach &) = delete;
 
   const Facts &facts() const { return facts_; }
   const py::PythonFacts &python() const { return facts_.python; }
@@ -75,11 +80,19 @@ private:
   std::vector<std::string> entries_;
   std::set<std::string> classes_;
   std::set<std::string> inputs_;
-  std::set<std::string> functions_;
+  std::set<std::string, std::less<>> functions_;
   std::set<std::string> tritonKernels_;
   std::map<std::string, std::vector<const py::Call *>> calls_;
   std::set<std::string> extensionCallers_;
   std::vector<std::size_t> exports_;
+  /// The file's assignments by target text, in file order: bindings() is asked for every call
+  /// with a receiver and every name resolveCallableName does not find, and scanning all
+  /// assignments each time was most of this model's cost.
+  std::unordered_map<std::string_view, std::vector<const py::Assignment *>> assignmentsTo_;
+  /// Every function qualname and each of its tails after a dot ("A.f.g": "A.f.g", "f.g", "g"):
+  /// a name that is none of these names no function however it is scoped, so
+  /// resolveCallableName answers most callees (`torch.empty`) without building candidates.
+  std::unordered_set<std::string_view> tails_;
 };
 
 /// The call's argument at `position`, or the keyword one when it is not passed positionally.

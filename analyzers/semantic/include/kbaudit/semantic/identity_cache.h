@@ -30,6 +30,10 @@ struct CacheKey {
 /// answered without parsing its comparisons.
 std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, const py::Branch &b,
                                 const std::set<std::string> &inputs);
+/// The same, given `locals` = keyLocals(facts, fn, inputs).
+/// Why: a rule asking of every branch of a function finds the function's key locals once.
+std::vector<CacheKey> cacheKeys(const py::PythonFacts &facts, const py::Function &fn, const py::Branch &b,
+                                const std::set<std::string> &inputs, const std::vector<KeyLocal> &locals);
 
 /// Some name branch `b` reads starts at `self` or at module-level state (isModuleState): the
 /// test can compare against state kept across calls.

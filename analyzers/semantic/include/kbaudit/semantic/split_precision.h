@@ -10,6 +10,7 @@
 #include <functional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 namespace kbaudit::semantic {
 
@@ -22,5 +23,9 @@ std::set<int> splitPrecisionSources(const cxx::CxxFacts &cxx);
 /// says which dtypes are narrow) of a difference whose operands cast again (`.to(` or
 /// `cast(` in it) or read a name bound to a cast back to a dtype that is not narrow.
 bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow);
+
+/// tritonSplitPrecision of every Triton kernel, indexed like TritonFacts::kernels.
+/// Why: a rule asking of many kernels reads the file's casts and assignments once, not once per kernel.
+std::vector<bool> tritonSplitPrecisionByKernel(const Facts &f, const std::function<bool(std::string_view)> &narrow);
 
 } // namespace kbaudit::semantic
