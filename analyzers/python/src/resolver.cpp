@@ -5,6 +5,8 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <list>
+
 namespace kbaudit::py {
 
 using ts::K;
@@ -129,29 +131,35 @@ std::optional<std::string> Resolver::aliasOf(const Binding &b, unsigned depth) {
 Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   Resolution r;
   TSNode n = ts::unparen(expr);
-  // Walk down to the head of the chain, remembering each step: ".name", "(...)", "[...]".
-  llvm::SmallVector<std::string, 8> steps;
+  // Walk down to the head of the chain, remembering each step: ".name", "(...)", "[...]". A
+  // step is a piece of the source (an attribute's name) or a constant: no string per step.
+  struct Step {
+    bool attribute; ///< ".text"; else `text` as is
+    llvm::StringRef text;
+  };
+  llvm::SmallVector<Step, 8> steps;
+  std::list<std::string> getattrNames; // `getattr(obj, "name")`'s names, owned here (rare)
   bool pure = true;
   TSNode cur = n;
   for (unsigned guard = 0; guard < 512; ++guard) {
     K k = ts::kind(cur);
     if (k == K::Attribute) {
-      steps.push_back("." + ts::text(ts::field(cur, ts::F::AttributeF), src_).str());
+      steps.push_back({true, ts::text(ts::field(cur, ts::F::AttributeF), src_)});
       cur = ts::field(cur, ts::F::Object);
     } else if (k == K::Call) {
       // getattr(obj, "name") is obj.name, however it is spelled.
       if (auto [object, attr] = constantGetattr(cur, scope, depth); !ts::isNull(object)) {
-        steps.push_back("." + attr);
+        steps.push_back({true, getattrNames.emplace_back(std::move(attr))});
         cur = object;
         continue;
       }
       pure = false;
       TSNode args = ts::field(cur, ts::F::Arguments);
-      steps.push_back(ts::namedChildren(args).empty() && ts::kind(args) == K::ArgumentList ? "()" : "(...)");
+      steps.push_back({false, ts::namedChildren(args).empty() && ts::kind(args) == K::ArgumentList ? "()" : "(...)"});
       cur = ts::field(cur, ts::F::Function);
     } else if (k == K::Subscript) {
       pure = false;
-      steps.push_back("[...]");
+      steps.push_back({false, "[...]"});
       cur = ts::field(cur, ts::F::Value);
     } else if (k == K::ParenthesizedExpression) {
       TSNode inner = ts::unparen(cur);
@@ -170,7 +178,7 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   r.pure = pure;
   std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth);
   r.throughImport = target.has_value();
-  r.resolved = target ? *target : head.str();
+  r.resolved = target ? std::move(*target) : head.str();
   if (!target) { // `_ident = id; _ident(x)` calls the builtin; a parameter named `id` does not
     const std::optional<std::string> builtin = builtinAlias(head, scope, ts::startByte(cur), depth);
     if (builtin && *builtin != head)
@@ -179,8 +187,15 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   }
   // Impure chains abbreviate arguments and indices ("torch.randn(...).cuda"): rules match
   // on the shape of the chain, and the text as written is kept elsewhere.
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
-    r.resolved += *it;
+  std::size_t length = r.resolved.size();
+  for (const Step &step : steps)
+    length += step.attribute + step.text.size();
+  r.resolved.reserve(length);
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    if (it->attribute)
+      r.resolved += '.';
+    r.resolved += it->text;
+  }
   if (r.resolved.size() > 512)
     r.resolved = ts::truncated(r.resolved);
   return r;
