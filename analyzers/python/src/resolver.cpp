@@ -33,23 +33,20 @@ bool isWatchedBuiltin(llvm::StringRef name) {
 std::optional<std::string> Resolver::builtinAlias(llvm::StringRef name, int scope, uint32_t pos, unsigned depth) {
   if (depth > kMaxAliasDepth)
     return std::nullopt;
-  std::optional<std::string> found;
-  bool bound = false;
-  table_.lookup(name, scope, pos, [&](const Binding &b) {
-    bound = true;
-    if (b.kind != Binding::Kind::Value || b.parameter)
-      return true;
-    TSNode v = ts::unparen(b.value);
-    if (ts::kind(v) != K::Identifier)
-      return true;
-    const llvm::StringRef target = ts::text(v, src_);
-    if (auto further = builtinAlias(target, b.scope, ts::startByte(v), depth + 1))
-      found = further;
-    return true;
-  });
-  if (!bound && isWatchedBuiltin(name))
-    return name.str();
-  return found;
+  // The binding the use sees: the first one lookup offers.
+  const Binding *seen = table_.lookup(name, scope, pos, [](const Binding &) { return true; });
+  return builtinAliasOf(seen, name, depth);
+}
+
+std::optional<std::string> Resolver::builtinAliasOf(const Binding *seen, llvm::StringRef name, unsigned depth) {
+  if (!seen)
+    return isWatchedBuiltin(name) ? std::optional<std::string>(name.str()) : std::nullopt;
+  if (seen->kind != Binding::Kind::Value || seen->parameter)
+    return std::nullopt;
+  TSNode v = ts::unparen(seen->value);
+  if (ts::kind(v) != K::Identifier)
+    return std::nullopt;
+  return builtinAlias(ts::text(v, src_), seen->scope, ts::startByte(v), depth + 1);
 }
 
 /// `getattr(obj, "name")` with a constant name: the attribute access `obj.name`. Returns the
@@ -68,10 +65,18 @@ std::pair<TSNode, std::string> Resolver::constantGetattr(TSNode call, int scope,
 }
 
 std::optional<std::string> Resolver::importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth) {
+  const Binding *seen = nullptr;
+  return importTarget(name, scope, pos, depth, seen);
+}
+
+std::optional<std::string> Resolver::importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth,
+                                                  const Binding *&seen) {
   if (depth > kMaxAliasDepth)
     return std::nullopt;
   std::optional<std::string> found;
   table_.lookup(name, scope, pos, [&](const Binding &b) {
+    if (!seen)
+      seen = &b; // the binding the use sees (builtinAlias's), whether or not it is an import
     if (b.parameter)
       return true; // `def f(F): F.relu(x)`: the parameter hides any module F
     if (b.kind == Binding::Kind::Import) {
@@ -176,11 +181,15 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   }
   llvm::StringRef head = ts::text(cur, src_);
   r.pure = pure;
-  std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth);
+  // One lookup answers both questions: the first binding the import search visits is the one
+  // builtinAlias would look up again.
+  const Binding *seen = nullptr;
+  std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth, seen);
   r.throughImport = target.has_value();
   r.resolved = target ? std::move(*target) : head.str();
   if (!target) { // `_ident = id; _ident(x)` calls the builtin; a parameter named `id` does not
-    const std::optional<std::string> builtin = builtinAlias(head, scope, ts::startByte(cur), depth);
+    const std::optional<std::string> builtin =
+        depth > kMaxAliasDepth ? std::nullopt : builtinAliasOf(seen, head, depth);
     if (builtin && *builtin != head)
       r.resolved = *builtin;
     r.shadowsBuiltin = !builtin && isWatchedBuiltin(head);

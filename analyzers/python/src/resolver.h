@@ -45,6 +45,11 @@ private:
   /// The builtin `name` denotes at `pos`: itself when unbound and watched, or the builtin a
   /// plain alias chain (`_ident = id`) leads to; nullopt otherwise.
   std::optional<std::string> builtinAlias(llvm::StringRef name, int scope, uint32_t pos, unsigned depth = 0);
+  /// builtinAlias once the binding the use sees is known (null: none).
+  std::optional<std::string> builtinAliasOf(const Binding *seen, llvm::StringRef name, unsigned depth);
+  /// importTarget, also giving the first binding its lookup visits (the one the use sees).
+  std::optional<std::string> importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth,
+                                          const Binding *&seen);
 };
 
 /// Builtin-looking callee: resolves to `name` itself (not imported, not redefined).

@@ -187,6 +187,15 @@ struct NodeKeyHash {
   }
 };
 
+/// NodeKey as an llvm::DenseMap key: no allocation per entry, unlike std::unordered_map's nodes.
+/// The empty and tombstone keys end at bytes 2^32 - 1 and 2^32 - 2: only a 4 GiB file has them.
+struct NodeKeyInfo {
+  static NodeKey getEmptyKey() { return {~uint32_t(0), ~uint32_t(0), 0}; }
+  static NodeKey getTombstoneKey() { return {~uint32_t(0) - 1, ~uint32_t(0) - 1, 0}; }
+  static unsigned getHashValue(const NodeKey &k) { return static_cast<unsigned>(NodeKeyHash()(k) >> 7); }
+  static bool isEqual(const NodeKey &a, const NodeKey &b) { return a == b; }
+};
+
 using Children = llvm::SmallVector<TSNode, 8>;
 /// All children (named and anonymous) in order.
 Children children(TSNode n);
