@@ -187,6 +187,7 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
     args = ts::namedChildren(argsNode);
   else if (!ts::isNull(argsNode))
     args.push_back(argsNode); // f(x for x in xs)
+  c.args.reserve(args.size());
   for (TSNode a : args) {
     Argument arg;
     switch (ts::kind(a)) {

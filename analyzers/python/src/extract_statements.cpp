@@ -305,11 +305,11 @@ void Extractor::classDef(TSNode def, TSNode outer, std::vector<Decorator> decora
   visitChildren(block, body, depth);
 }
 
-void Extractor::emitAssignment(TSNode target, const Expr &value, llvm::StringRef op, TSNode stmt, const Frame &f) {
+void Extractor::emitAssignment(TSNode target, Expr value, llvm::StringRef op, TSNode stmt, const Frame &f) {
   Assignment a;
   a.target = ts::truncated(text(target));
   a.op = op.str();
-  a.value = value;
+  a.value = std::move(value);
   a.function = f.function.str();
   a.lines = ts::lines(stmt);
   switch (ts::kind(target)) {
@@ -351,18 +351,18 @@ bool isSequenceTarget(K k) {
 }
 } // namespace
 
-void Extractor::emitTargets(TSNode target, TSNode value, const Expr &valueExpr, llvm::StringRef op, TSNode stmt,
+void Extractor::emitTargets(TSNode target, TSNode value, Expr valueExpr, llvm::StringRef op, TSNode stmt,
                             const Frame &f) {
   target = ts::unparen(target);
   K tk = ts::kind(target);
   if (tk == K::ListSplatPattern || tk == K::ListSplat) {
     ts::Children inner = ts::namedChildren(target);
     if (!inner.empty())
-      emitTargets(inner[0], value, valueExpr, op, stmt, f);
+      emitTargets(inner[0], value, std::move(valueExpr), op, stmt, f);
     return;
   }
   if (!isSequenceTarget(tk)) {
-    emitAssignment(target, valueExpr, op, stmt, f);
+    emitAssignment(target, std::move(valueExpr), op, stmt, f);
     return;
   }
   ts::Children targets = ts::namedChildren(target);
@@ -391,8 +391,8 @@ void Extractor::assignment(TSNode n, const Frame &f, unsigned depth) {
   }
   if (!ts::isNull(cur) && ts::kind(cur) != K::AugmentedAssignment && ts::kind(cur) != K::Assignment) {
     Expr value = summarize(cur, f);
-    for (TSNode t : targets)
-      emitTargets(t, cur, value, "=", n, f);
+    for (size_t i = 0; i < targets.size(); ++i) // `a = b = v`: each but the last gets a copy
+      emitTargets(targets[i], cur, i + 1 < targets.size() ? Expr(value) : std::move(value), "=", n, f);
   }
   visit(cur, f, depth + 1);
   for (TSNode t : targets)
