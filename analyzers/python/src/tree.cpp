@@ -307,7 +307,7 @@ std::string truncated(llvm::StringRef s, size_t max) {
   return s.take_front(cut).str();
 }
 
-TSNode unparen(TSNode n, unsigned limit) {
+TSNode unparenSlow(TSNode n, unsigned limit) {
   while (limit-- > 0 && kind(n) == K::ParenthesizedExpression) {
     Children c = namedChildren(n);
     if (c.size() != 1)

@@ -237,6 +237,10 @@ inline llvm::StringRef text(TSNode n, llvm::StringRef src) {
 std::string truncated(llvm::StringRef s, size_t max = 512);
 
 /// Strips enclosing parentheses: `((x))` -> `x`.
-TSNode unparen(TSNode n, unsigned limit = 64);
+TSNode unparenSlow(TSNode n, unsigned limit);
+inline TSNode unparen(TSNode n, unsigned limit = 64) {
+  // Most nodes asked about are not parenthesised: answer those without a call.
+  return kind(n) == K::ParenthesizedExpression ? unparenSlow(n, limit) : n;
+}
 
 } // namespace kbaudit::py::ts
