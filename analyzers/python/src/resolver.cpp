@@ -133,7 +133,16 @@ std::optional<std::string> Resolver::aliasOf(const Binding &b, unsigned depth) {
   return result;
 }
 
-Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
+Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) { return compute(expr, scope, depth, false); }
+
+std::optional<Resolution> Resolver::resolveImported(TSNode expr, int scope) {
+  Resolution r = compute(expr, scope, 0, true);
+  if (!r.throughImport)
+    return std::nullopt;
+  return r;
+}
+
+Resolution Resolver::compute(TSNode expr, int scope, unsigned depth, bool importsOnly) {
   Resolution r;
   TSNode n = ts::unparen(expr);
   // Walk down to the head of the chain, remembering each step: ".name", "(...)", "[...]". A
@@ -176,7 +185,8 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
     }
   }
   if (ts::kind(cur) != K::Identifier) {
-    r.resolved = ts::truncated(ts::text(n, src_));
+    if (!importsOnly)
+      r.resolved = ts::truncated(ts::text(n, src_));
     return r;
   }
   llvm::StringRef head = ts::text(cur, src_);
@@ -186,6 +196,8 @@ Resolution Resolver::resolve(TSNode expr, int scope, unsigned depth) {
   const Binding *seen = nullptr;
   std::optional<std::string> target = importTarget(head, scope, ts::startByte(cur), depth, seen);
   r.throughImport = target.has_value();
+  if (!target && importsOnly)
+    return r;
   r.resolved = target ? std::move(*target) : head.str();
   if (!target) { // `_ident = id; _ident(x)` calls the builtin; a parameter named `id` does not
     const std::optional<std::string> builtin =
