@@ -61,6 +61,19 @@ g = lambda x, s=scale: x * s
   EXPECT_FALSE(reads(valueOf(f, "g"), "s"));
 }
 
+TEST(PythonExprNames, AChainWrittenWithSpacesOrAcrossLinesReadsAsSpelled) {
+  // Most chains are slices of the source; these are not, and must still read as `a.b.c`.
+  auto f = analyze(src(R"PY(
+def forward(a, k):
+    v = (a . b
+         .c)(k) + a.b.c
+    return v
+)PY"));
+  const Expr &v = valueOf(f, "v");
+  EXPECT_EQ(v.names, (std::vector<std::string>{"a", "a.b", "a.b.c", "k"})); // once each, in order
+  EXPECT_FALSE(reads(v, "a . b"));
+}
+
 TEST(PythonExprNames, RootAndBareNames) {
   auto f = analyze(src(R"PY(
 def forward(x):

@@ -253,5 +253,24 @@ def f(x):
   }
 }
 
+// The text's nesting is measured outside strings and comments: brackets there are not open.
+TEST(PythonRobustness, BracketDepthCountsCodeNotCommentsOrStrings) {
+  const std::string many = std::string(250, '(');
+  const std::string quoted = "# " + many + "\n" + "s = '" + std::string(250, '[') + "'\n" +
+                             "t = \"\"\"\n" + many + "\n\"\"\"\nx = 1 \\\n  + 2\n";
+  for (const auto &d : analyze(quoted).diagnostics)
+    EXPECT_NE(d.code, "nesting-too-deep") << d.message;
+
+  const std::string code = "a = 1  # (((\nb = " + many + "1" + std::string(250, ')') + "\n";
+  const Diagnostic *deep = nullptr;
+  PythonFacts f = analyze(code);
+  for (const auto &d : f.diagnostics)
+    if (d.code == "nesting-too-deep")
+      deep = &d;
+  ASSERT_NE(deep, nullptr);
+  EXPECT_NE(deep->message.find("250 brackets open at once"), std::string::npos) << deep->message;
+  EXPECT_EQ(deep->lines.begin, 2u);
+}
+
 } // namespace
 } // namespace kbaudit::py::testing

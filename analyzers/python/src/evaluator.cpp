@@ -161,7 +161,7 @@ ValuePtr Evaluator::eval(TSNode n, int scope, unsigned depth) {
   // A result cut short by the depth limit or a binding cycle may differ when the same node
   // is reached on a shorter path: do not pin it.
   if (!truncated_)
-    memo_.emplace(k, v);
+    memo_.try_emplace(k, v);
   truncated_ = truncated_ || outer;
   return v;
 }

@@ -9,6 +9,9 @@
 #include "scope.h"
 #include "value.h"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+
 #include <unordered_map>
 #include <unordered_set>
 
@@ -34,10 +37,10 @@ private:
   const ScopeTable &table_;
   Resolver &resolver_;
   llvm::StringRef src_;
-  std::unordered_map<ts::NodeKey, ValuePtr, ts::NodeKeyHash> memo_;
+  llvm::DenseMap<ts::NodeKey, ValuePtr, ts::NodeKeyInfo> memo_;
   std::unordered_map<const Binding *, ValuePtr> bindingMemo_;
   std::unordered_set<const Binding *> inProgress_;
-  std::unordered_set<ts::NodeKey, ts::NodeKeyHash> consumed_;
+  llvm::DenseSet<ts::NodeKey, ts::NodeKeyInfo> consumed_;
   bool truncated_ = false; ///< the current computation hit the depth limit or a cycle
 
   ValuePtr compute(TSNode n, int scope, unsigned depth);

@@ -49,6 +49,10 @@ LineRange statementAt(const PythonFacts &facts, unsigned line) {
 
 ExecutedCode readExecutedCode(std::string_view source, const PythonFacts &facts) {
   ExecutedCode out;
+  // Without an exec, compile or eval call there is nothing to read or report: return before the
+  // text is split into lines (most files have none).
+  if (std::none_of(facts.calls.begin(), facts.calls.end(), [](const Call &c) { return !runner(c).empty(); }))
+    return out;
   const std::vector<std::string> lines = linesOf(source);
   std::vector<std::string> rewritten = lines;
   std::set<unsigned> taken; // solution lines already given to inlined code

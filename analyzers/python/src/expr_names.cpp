@@ -1,6 +1,10 @@
 #include "expr_names.h"
 
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallVector.h>
+
 #include <algorithm>
+#include <forward_list>
 
 namespace kbaudit::py {
 
@@ -28,13 +32,11 @@ public:
     switch (ts::kind(n)) {
     case K::Identifier:
       if (!isBound(ts::text(n, src_)))
-        add(ts::text(n, src_).str());
+        add(ts::text(n, src_));
       return;
     case K::Attribute:
-      if (std::string chain; dottedChain(n, chain)) {
-        addChain(chain);
+      if (addChain(n))
         return;
-      }
       walk(ts::field(n, F::Object), depth + 1); // the attribute's own name is read from the object
       return;
     case K::KeywordArgument:
@@ -63,48 +65,65 @@ public:
     }
   }
 
+  /// The names found, as the strings ReadNames holds.
+  void finish() {
+    out_.names.reserve(names_.size());
+    for (llvm::StringRef name : names_)
+      out_.names.push_back(name.str());
+  }
+
 private:
-  void add(std::string name) {
-    if (name.empty() || std::find(out_.names.begin(), out_.names.end(), name) != out_.names.end())
+  // Names are pieces of the source (an identifier, a chain written without spaces) or of
+  // `spelled_`, and become strings once, at the end: the walk copies no string per name.
+  void add(llvm::StringRef name) {
+    if (name.empty() || llvm::is_contained(names_, name))
       return;
-    if (out_.names.size() >= kMaxNames) {
+    if (names_.size() >= kMaxNames) {
       out_.truncated = true;
       return;
     }
-    out_.names.push_back(std::move(name));
+    names_.push_back(name);
   }
 
-  /// "a", "a.b", "a.b.c" for `a.b.c`, unless `a` is a parameter of an enclosing lambda or
-  /// comprehension (then only what the chain's root reads, which is nothing outside).
-  void addChain(const std::string &chain) {
-    const std::size_t dot = chain.find('.');
-    if (isBound(llvm::StringRef(chain).substr(0, dot)))
-      return;
-    for (std::size_t at = dot; at != std::string::npos; at = chain.find('.', at + 1))
-      add(chain.substr(0, at));
-    add(chain);
-  }
-
-  bool dottedChain(TSNode n, std::string &out) const {
-    switch (ts::kind(n)) {
-    case K::Identifier:
-      out = ts::text(n, src_).str();
-      return true;
-    case K::Attribute: {
-      if (!dottedChain(ts::field(n, F::Object), out))
-        return false;
-      out += '.';
-      out += ts::text(ts::field(n, F::AttributeF), src_).str();
-      return true;
+  /// For a dotted chain `a.b.c`: "a", "a.b", "a.b.c", unless `a` is a parameter of an enclosing
+  /// lambda or comprehension (then only what the chain's root reads, which is nothing outside).
+  /// False when `n` is not a chain of names.
+  bool addChain(TSNode n) {
+    llvm::SmallVector<llvm::StringRef, 8> attrs; // outermost first
+    TSNode cur = n;
+    while (ts::kind(cur) == K::Attribute) {
+      attrs.push_back(ts::text(ts::field(cur, F::AttributeF), src_));
+      cur = ts::field(cur, F::Object);
     }
-    default:
+    if (ts::kind(cur) != K::Identifier)
       return false;
+    const llvm::StringRef head = ts::text(cur, src_);
+    if (isBound(head))
+      return true;
+    std::size_t length = head.size();
+    for (llvm::StringRef a : attrs)
+      length += 1 + a.size();
+    // Written as the chain spells it (`a.b.c`, no space or comment between the links): its
+    // prefixes are pieces of the source. Otherwise spell it once, here.
+    llvm::StringRef chain = ts::text(n, src_);
+    if (chain.size() != length) {
+      std::string &spelled = spelled_.emplace_front(head.str());
+      for (auto it = attrs.rbegin(); it != attrs.rend(); ++it) {
+        spelled += '.';
+        spelled += *it;
+      }
+      chain = spelled;
     }
+    std::size_t at = head.size();
+    add(chain.take_front(at));
+    for (auto it = attrs.rbegin(); it != attrs.rend(); ++it) {
+      at += 1 + it->size();
+      add(chain.take_front(at));
+    }
+    return true;
   }
 
-  bool isBound(llvm::StringRef name) const {
-    return std::any_of(bound_.begin(), bound_.end(), [&](const std::string &b) { return name == b; });
-  }
+  bool isBound(llvm::StringRef name) const { return llvm::is_contained(bound_, name); }
 
   /// Every identifier a parameter list or a loop target binds (defaults are read outside).
   void bindTargets(TSNode n, std::vector<TSNode> &defaults) {
@@ -112,7 +131,7 @@ private:
       return;
     switch (ts::kind(n)) {
     case K::Identifier:
-      bound_.push_back(ts::text(n, src_).str());
+      bound_.push_back(ts::text(n, src_));
       return;
     case K::DefaultParameter:
     case K::TypedDefaultParameter:
@@ -129,11 +148,12 @@ private:
     const std::size_t mark = bound_.size();
     std::vector<TSNode> defaults;
     bindTargets(parameters, defaults);
-    const std::vector<std::string> inner(bound_.begin() + static_cast<std::ptrdiff_t>(mark), bound_.end());
+    const llvm::SmallVector<llvm::StringRef, 8> inner(bound_.begin() + static_cast<std::ptrdiff_t>(mark),
+                                                      bound_.end());
     bound_.resize(mark);
     for (TSNode d : defaults)
       walk(d, depth + 1);
-    bound_.insert(bound_.end(), inner.begin(), inner.end());
+    bound_.append(inner.begin(), inner.end());
     walk(body, depth + 1);
     bound_.resize(mark);
   }
@@ -164,7 +184,11 @@ private:
 
   llvm::StringRef src_;
   ReadNames &out_;
-  std::vector<std::string> bound_;
+  llvm::SmallVector<llvm::StringRef, 16> names_;
+  /// Chains not written as they are spelled; a list, as a name points into its strings (and,
+  /// unlike std::deque, it allocates nothing while empty, as it nearly always is).
+  std::forward_list<std::string> spelled_;
+  llvm::SmallVector<llvm::StringRef, 8> bound_;
 };
 
 /// The root name of the chain `n` is and the links after it, outwards; an empty root (and no
@@ -200,7 +224,9 @@ void chainOf(TSNode n, llvm::StringRef src, ReadNames &out) {
 
 ReadNames readNames(TSNode n, llvm::StringRef src) {
   ReadNames out;
-  Collector(src, out).walk(n, 0);
+  Collector names(src, out);
+  names.walk(n, 0);
+  names.finish();
   chainOf(n, src, out);
   return out;
 }

@@ -62,11 +62,10 @@ void Extractor::chain(TSNode n, const Frame &f, unsigned depth, Access access, T
     visit(head, f, depth + 1);
     return;
   }
-  Resolution r = resolver_.resolve(n, f.scope);
-  if (r.throughImport) {
+  if (std::optional<Resolution> r = resolver_.resolveImported(n, f.scope)) {
     NameRef ref;
     ref.text = ts::truncated(text(n));
-    ref.resolved = r.resolved;
+    ref.resolved = std::move(r->resolved);
     ref.function = f.function.str();
     ref.lines = ts::lines(n);
     out_.nameRefs.push_back(std::move(ref));
@@ -187,6 +186,7 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
     args = ts::namedChildren(argsNode);
   else if (!ts::isNull(argsNode))
     args.push_back(argsNode); // f(x for x in xs)
+  c.args.reserve(args.size());
   for (TSNode a : args) {
     Argument arg;
     switch (ts::kind(a)) {

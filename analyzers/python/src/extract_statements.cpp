@@ -7,6 +7,7 @@
 #include "imports.h"
 
 #include <algorithm>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/ADT/STLExtras.h>
 
@@ -107,9 +108,10 @@ namespace {
 
 // Identifiers a body mentions as values: the object of an attribute but not its name, the
 // value of a keyword argument but not its keyword. Deep nesting stops the walk and makes the
-// result opaque rather than silently short.
-void collectReads(TSNode n, llvm::StringRef src, llvm::StringSet<> &out, bool &opaque, unsigned depth,
-                  bool skipDeleted = false) {
+// result opaque rather than silently short. `read` gets each identifier (a name of the source's
+// text, which outlives the walk).
+template <typename Read>
+void collectReads(TSNode n, llvm::StringRef src, Read &read, bool &opaque, unsigned depth, bool skipDeleted = false) {
   if (ts::isNull(n))
     return;
   if (depth > 256) {
@@ -124,7 +126,7 @@ void collectReads(TSNode n, llvm::StringRef src, llvm::StringSet<> &out, bool &o
         ts::Children targets = ts::kind(c) == K::ExpressionList ? ts::namedChildren(c) : ts::Children{c};
         for (TSNode t : targets)
           if (ts::kind(t) != K::Identifier)
-            collectReads(t, src, out, opaque, depth + 1, skipDeleted);
+            collectReads(t, src, read, opaque, depth + 1, skipDeleted);
       }
       return;
     }
@@ -133,27 +135,31 @@ void collectReads(TSNode n, llvm::StringRef src, llvm::StringSet<> &out, bool &o
     const llvm::StringRef name = ts::text(n, src);
     if (name == "locals" || name == "vars" || name == "eval" || name == "exec")
       opaque = true;
-    out.insert(name);
+    read(name);
     return;
   }
   case K::Attribute:
-    collectReads(ts::field(n, ts::F::Object), src, out, opaque, depth + 1, skipDeleted);
+    collectReads(ts::field(n, ts::F::Object), src, read, opaque, depth + 1, skipDeleted);
     return;
   case K::KeywordArgument:
-    collectReads(ts::field(n, ts::F::Value), src, out, opaque, depth + 1, skipDeleted);
+    collectReads(ts::field(n, ts::F::Value), src, read, opaque, depth + 1, skipDeleted);
     return;
   default:
     break;
   }
   for (TSNode c : ts::namedChildren(n))
-    collectReads(c, src, out, opaque, depth + 1, skipDeleted);
+    collectReads(c, src, read, opaque, depth + 1, skipDeleted);
 }
 
-// Both of a body's read sets in one walk: `all` as collectReads gives it, `kept` as it gives it
-// with skipDeleted (they differ only inside `del`, where each gets its own walk). Two whole
-// walks per def, each inserting every identifier, were an eighth of the Python front end.
-void collectReadsAndKept(TSNode n, llvm::StringRef src, llvm::StringSet<> &all, llvm::StringSet<> &kept, bool &opaque,
-                         unsigned depth) {
+/// A body's read names, each with whether it is also read outside a bare `del` target ("kept").
+/// Keyed by the source's own text: no string is copied per identifier.
+using ReadSet = llvm::DenseMap<llvm::StringRef, bool>;
+
+// Both of a body's read sets in one walk: every name as collectReads gives it, and (the value
+// true) those it gives with skipDeleted (they differ only inside `del`, where each gets its own
+// walk). Two whole walks per def, each inserting every identifier, were an eighth of the Python
+// front end; two string sets, one string copy per name in each, were most of what was left.
+void collectReadsAndKept(TSNode n, llvm::StringRef src, ReadSet &reads, bool &opaque, unsigned depth) {
   if (ts::isNull(n))
     return;
   if (depth > 256) {
@@ -162,7 +168,9 @@ void collectReadsAndKept(TSNode n, llvm::StringRef src, llvm::StringSet<> &all, 
   }
   switch (ts::kind(n)) {
   case K::DeleteStatement: {
+    auto all = [&](llvm::StringRef name) { reads.try_emplace(name, false); };
     collectReads(n, src, all, opaque, depth);
+    auto kept = [&](llvm::StringRef name) { reads[name] = true; };
     bool ignored = false;
     collectReads(n, src, kept, ignored, depth, /*skipDeleted=*/true);
     return;
@@ -171,21 +179,20 @@ void collectReadsAndKept(TSNode n, llvm::StringRef src, llvm::StringSet<> &all, 
     const llvm::StringRef name = ts::text(n, src);
     if (name == "locals" || name == "vars" || name == "eval" || name == "exec")
       opaque = true;
-    all.insert(name);
-    kept.insert(name);
+    reads[name] = true;
     return;
   }
   case K::Attribute:
-    collectReadsAndKept(ts::field(n, ts::F::Object), src, all, kept, opaque, depth + 1);
+    collectReadsAndKept(ts::field(n, ts::F::Object), src, reads, opaque, depth + 1);
     return;
   case K::KeywordArgument:
-    collectReadsAndKept(ts::field(n, ts::F::Value), src, all, kept, opaque, depth + 1);
+    collectReadsAndKept(ts::field(n, ts::F::Value), src, reads, opaque, depth + 1);
     return;
   default:
     break;
   }
   for (TSNode c : ts::namedChildren(n))
-    collectReadsAndKept(c, src, all, kept, opaque, depth + 1);
+    collectReadsAndKept(c, src, reads, opaque, depth + 1);
 }
 
 } // namespace
@@ -219,24 +226,25 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
   if (!ts_node_eq(source, def))
     fn.lines = ts::lines(source);
   {
-    llvm::StringSet<> reads;
     bool opaque = false;
     if (!ts_node_eq(source, def)) {
       // What the def reads is what its helper reads: passing a parameter on is not using it
       // (the def's own body still counts toward opacity).
-      collectReads(ts::field(def, ts::F::Body), src_, reads, opaque, 0);
-      reads.clear();
+      auto ignore = [](llvm::StringRef) {};
+      collectReads(ts::field(def, ts::F::Body), src_, ignore, opaque, 0);
     }
-    // With bare `del` targets left out too: what is left of `reads` is only deleted.
-    llvm::StringSet<> kept;
-    collectReadsAndKept(ts::field(source, ts::F::Body), src_, reads, kept, opaque, 0);
-    for (const auto &r : reads)
-      fn.reads.push_back(r.getKey().str());
-    std::sort(fn.reads.begin(), fn.reads.end());
+    // With bare `del` targets left out too: a name not kept is only deleted.
+    ReadSet reads;
+    collectReadsAndKept(ts::field(source, ts::F::Body), src_, reads, opaque, 0);
+    llvm::SmallVector<std::pair<llvm::StringRef, bool>, 32> sorted(reads.begin(), reads.end());
+    llvm::sort(sorted, [](const auto &a, const auto &b) { return a.first < b.first; });
+    fn.reads.reserve(sorted.size());
+    for (const auto &[name, kept] : sorted) {
+      fn.reads.push_back(name.str());
+      if (!kept)
+        fn.onlyDeleted.push_back(name.str());
+    }
     fn.opaqueReads = opaque;
-    for (const std::string &r : fn.reads)
-      if (!kept.contains(r))
-        fn.onlyDeleted.push_back(r);
   }
   out_.functions.push_back(std::move(fn));
 
@@ -297,11 +305,11 @@ void Extractor::classDef(TSNode def, TSNode outer, std::vector<Decorator> decora
   visitChildren(block, body, depth);
 }
 
-void Extractor::emitAssignment(TSNode target, const Expr &value, llvm::StringRef op, TSNode stmt, const Frame &f) {
+void Extractor::emitAssignment(TSNode target, Expr value, llvm::StringRef op, TSNode stmt, const Frame &f) {
   Assignment a;
   a.target = ts::truncated(text(target));
   a.op = op.str();
-  a.value = value;
+  a.value = std::move(value);
   a.function = f.function.str();
   a.lines = ts::lines(stmt);
   switch (ts::kind(target)) {
@@ -343,18 +351,18 @@ bool isSequenceTarget(K k) {
 }
 } // namespace
 
-void Extractor::emitTargets(TSNode target, TSNode value, const Expr &valueExpr, llvm::StringRef op, TSNode stmt,
+void Extractor::emitTargets(TSNode target, TSNode value, Expr valueExpr, llvm::StringRef op, TSNode stmt,
                             const Frame &f) {
   target = ts::unparen(target);
   K tk = ts::kind(target);
   if (tk == K::ListSplatPattern || tk == K::ListSplat) {
     ts::Children inner = ts::namedChildren(target);
     if (!inner.empty())
-      emitTargets(inner[0], value, valueExpr, op, stmt, f);
+      emitTargets(inner[0], value, std::move(valueExpr), op, stmt, f);
     return;
   }
   if (!isSequenceTarget(tk)) {
-    emitAssignment(target, valueExpr, op, stmt, f);
+    emitAssignment(target, std::move(valueExpr), op, stmt, f);
     return;
   }
   ts::Children targets = ts::namedChildren(target);
@@ -383,8 +391,8 @@ void Extractor::assignment(TSNode n, const Frame &f, unsigned depth) {
   }
   if (!ts::isNull(cur) && ts::kind(cur) != K::AugmentedAssignment && ts::kind(cur) != K::Assignment) {
     Expr value = summarize(cur, f);
-    for (TSNode t : targets)
-      emitTargets(t, cur, value, "=", n, f);
+    for (size_t i = 0; i < targets.size(); ++i) // `a = b = v`: each but the last gets a copy
+      emitTargets(targets[i], cur, i + 1 < targets.size() ? Expr(value) : std::move(value), "=", n, f);
   }
   visit(cur, f, depth + 1);
   for (TSNode t : targets)

@@ -77,9 +77,10 @@ private:
   void walrus(TSNode n, const Frame &f, unsigned depth);
   void withStatement(TSNode n, const Frame &f, unsigned depth);
   void forStatement(TSNode n, const Frame &f, unsigned depth);
-  void emitTargets(TSNode target, TSNode value, const Expr &valueExpr, llvm::StringRef op, TSNode stmt,
-                   const Frame &f);
-  void emitAssignment(TSNode target, const Expr &value, llvm::StringRef op, TSNode stmt, const Frame &f);
+  // The value is taken by value: the one Assignment it ends in moves it there (a summary holds
+  // strings and lists; a copy per target is made only where there are several targets).
+  void emitTargets(TSNode target, TSNode value, Expr valueExpr, llvm::StringRef op, TSNode stmt, const Frame &f);
+  void emitAssignment(TSNode target, Expr value, llvm::StringRef op, TSNode stmt, const Frame &f);
   void visitTarget(TSNode t, const Frame &f, unsigned depth, Access access);
   void ifStatement(TSNode n, const Frame &f, unsigned depth);
   void branch(llvm::StringRef kind, TSNode test, LineRange body, const Frame &f,

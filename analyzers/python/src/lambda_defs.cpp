@@ -48,12 +48,21 @@ bool isIdentifier(std::string_view s) {
 } // namespace
 
 std::optional<std::string> lambdasAsDefs(std::string_view source, const PythonFacts &facts) {
-  std::vector<std::string> lines = linesOf(source);
+  // Split into lines only once a module-level lambda is bound to a name: most files have none,
+  // and the split copies every line.
+  std::vector<std::string> lines;
+  bool split = false;
   bool any = false;
   for (const Assignment &a : facts.assignments) {
     // In a def, a lambda bound to a local is a closure the scope rules already read in place.
     if (a.kind != Assignment::TargetKind::Name || a.op != "=" || a.value.kind != ExprKind::Lambda ||
-        !a.function.empty() || !isIdentifier(a.target) || a.lines.begin == 0 || a.lines.begin > lines.size())
+        !a.function.empty() || !isIdentifier(a.target) || a.lines.begin == 0)
+      continue;
+    if (!split) {
+      lines = linesOf(source);
+      split = true;
+    }
+    if (a.lines.begin > lines.size())
       continue;
     std::string &line = lines[a.lines.begin - 1];
     const std::size_t indent = line.find_first_not_of(" \t");

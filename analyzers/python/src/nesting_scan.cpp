@@ -1,8 +1,19 @@
 #include "nesting_scan.h"
 
+#include <array>
 #include <vector>
 
 namespace kbaudit::py {
+
+namespace {
+// The bytes the scan acts on; a run of any other byte is skipped in one tight loop.
+constexpr std::array<bool, 256> kActs = [] {
+  std::array<bool, 256> acts{};
+  for (unsigned char c : {'\n', '#', '\\', '\'', '"', '(', '[', '{', ')', ']', '}'})
+    acts[c] = true;
+  return acts;
+}();
+} // namespace
 
 TextNesting measureNesting(std::string_view s) {
   TextNesting out;
@@ -36,8 +47,8 @@ TextNesting measureNesting(std::string_view s) {
       lineStart = true;
       ++i;
     } else if (c == '#') {
-      while (i < s.size() && s[i] != '\n')
-        ++i;
+      const std::size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? s.size() : nl;
     } else if (c == '\\' && i + 1 < s.size() && s[i + 1] == '\n') {
       i += 2; // a continuation line is not a new logical line
       ++line;
@@ -75,6 +86,8 @@ TextNesting measureNesting(std::string_view s) {
       ++i;
     } else {
       ++i;
+      while (i < s.size() && !kActs[static_cast<unsigned char>(s[i])])
+        ++i;
     }
   }
   return out;

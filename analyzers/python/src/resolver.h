@@ -30,6 +30,9 @@ public:
   /// with a name, rendered with abbreviated arguments: `F.pad(x, p).cuda` ->
   /// "torch.nn.functional.pad(...).cuda", `k[grid]` -> "k[...]".
   Resolution resolve(TSNode expr, int scope, unsigned depth = 0);
+  /// resolve() when the chain's head is bound by an import (throughImport); nullopt otherwise,
+  /// without spelling out what a chain not through an import resolves to (most name reads).
+  std::optional<Resolution> resolveImported(TSNode expr, int scope);
   /// `getattr(obj, "name")` with a constant name (the builtin, however aliased): the object
   /// node and the name; a null node otherwise.
   std::pair<TSNode, std::string> constantGetattr(TSNode call, int scope, unsigned depth = 0);
@@ -42,9 +45,16 @@ private:
   std::unordered_map<const Binding *, std::optional<std::string>> aliasMemo_;
 
   std::optional<std::string> aliasOf(const Binding &b, unsigned depth);
+  /// resolve(); with `importsOnly`, an answer not through an import is left unspelled.
+  Resolution compute(TSNode expr, int scope, unsigned depth, bool importsOnly);
   /// The builtin `name` denotes at `pos`: itself when unbound and watched, or the builtin a
   /// plain alias chain (`_ident = id`) leads to; nullopt otherwise.
   std::optional<std::string> builtinAlias(llvm::StringRef name, int scope, uint32_t pos, unsigned depth = 0);
+  /// builtinAlias once the binding the use sees is known (null: none).
+  std::optional<std::string> builtinAliasOf(const Binding *seen, llvm::StringRef name, unsigned depth);
+  /// importTarget, also giving the first binding its lookup visits (the one the use sees).
+  std::optional<std::string> importTarget(llvm::StringRef name, int scope, uint32_t pos, unsigned depth,
+                                          const Binding *&seen);
 };
 
 /// Builtin-looking callee: resolves to `name` itself (not imported, not redefined).

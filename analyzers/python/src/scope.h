@@ -46,6 +46,14 @@ struct Scope {
   TSNode node{};
   llvm::StringMap<std::vector<Binding>> bindings;
   llvm::StringSet<> globals;
+
+  Scope() = default;
+  Scope(const Scope &) = default;
+  Scope &operator=(const Scope &) = default;
+  // StringMap's move does not say noexcept (it throws nothing), so without these std::vector
+  // copied every scope's bindings, and freed the old ones, each time `scopes` grew.
+  Scope(Scope &&) noexcept = default;
+  Scope &operator=(Scope &&) noexcept = default;
 };
 
 struct DecoratedDef {

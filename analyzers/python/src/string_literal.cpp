@@ -50,10 +50,23 @@ void decodeSegment(StringValue &out, llvm::StringRef src, size_t b, size_t e, un
     }
     return true;
   };
+  // Characters that are not copied as they are (or, for '\\' in a raw literal, are copied one at
+  // a time below anyway).
+  auto special = [&](char c) { return c == '\r' || c == '\n' || c == '\\' || (p.format && (c == '{' || c == '}')); };
   size_t i = b;
   while (i < e) {
     char c = src[i];
     unsigned line = row + 1;
+    // A run of plain characters goes in at once: what appendChar would do one by one (the run
+    // holds no newline, so only its first character can open a line). Kernel sources are long.
+    if (!special(c)) {
+      size_t run = i + 1;
+      while (run < e && !special(src[run]))
+        ++run;
+      sv::appendText(out, src.slice(i, run), line);
+      i = run;
+      continue;
+    }
     if (c == '\r') { // universal newlines: CRLF and lone CR read as "\n"
       sv::appendChar(out, '\n', line);
       ++row;

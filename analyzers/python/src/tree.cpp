@@ -248,7 +248,7 @@ namespace {
 
 template <bool NamedOnly> Children childrenOf(TSNode n) {
   Children out;
-  if (ts_node_is_null(n) || ts_node_child_count(n) == 0)
+  if (isNull(n) || ts_node_child_count(n) == 0)
     return out;
   if (NodeMemo::Impl *memo = tlMemo; memo && memo->tree == n.tree)
     return memo->list<NamedOnly>(n);
@@ -276,7 +276,7 @@ void fillKinds() {
 } // namespace detail
 
 TSNode field(TSNode n, F f) {
-  if (ts_node_is_null(n))
+  if (isNull(n))
     return n;
   if (!detail::kindsReady.load(std::memory_order_acquire))
     detail::fillKinds();
@@ -307,7 +307,7 @@ std::string truncated(llvm::StringRef s, size_t max) {
   return s.take_front(cut).str();
 }
 
-TSNode unparen(TSNode n, unsigned limit) {
+TSNode unparenSlow(TSNode n, unsigned limit) {
   while (limit-- > 0 && kind(n) == K::ParenthesizedExpression) {
     Children c = namedChildren(n);
     if (c.size() != 1)

@@ -135,16 +135,21 @@ extern std::atomic<bool> kindsReady;
 void fillKinds();
 } // namespace detail
 
+// Every helper accepts a null node (an absent field in an ERROR-recovered tree): the
+// tree-sitter accessors dereference it. The test is tree-sitter's own ts_node_is_null (`id == 0`)
+// written inline: it runs a few million times per 60 corpus solutions, each a call otherwise.
+inline bool isNull(TSNode n) { return n.id == nullptr; }
+
 /// Kind of a node; anonymous tokens ("is", "+", "(") are K::Other, use tokenType() for those.
 inline K kind(TSNode n) {
-  if (ts_node_is_null(n))
+  if (isNull(n))
     return K::Other;
   if (!detail::kindsReady.load(std::memory_order_acquire))
     detail::fillKinds();
   return detail::kinds[ts_node_symbol(n)];
 }
 /// The grammar's type name, for anonymous tokens such as operators ("is not", "+=").
-inline std::string_view tokenType(TSNode n) { return ts_node_is_null(n) ? std::string_view() : ts_node_type(n); }
+inline std::string_view tokenType(TSNode n) { return isNull(n) ? std::string_view() : ts_node_type(n); }
 
 enum class F : uint8_t {
   Name, Value, Left, Right, Operator, Function, Arguments, Object, AttributeF, Body,
@@ -154,9 +159,6 @@ enum class F : uint8_t {
 };
 TSNode field(TSNode n, F f);
 
-// Every helper accepts a null node (an absent field in an ERROR-recovered tree): the
-// tree-sitter accessors dereference it.
-inline bool isNull(TSNode n) { return ts_node_is_null(n); }
 inline uint32_t startByte(TSNode n) { return isNull(n) ? 0 : ts_node_start_byte(n); }
 inline uint32_t endByte(TSNode n) { return isNull(n) ? 0 : ts_node_end_byte(n); }
 inline unsigned firstLine(TSNode n) { return isNull(n) ? 0 : ts_node_start_point(n).row + 1; }
@@ -185,6 +187,15 @@ struct NodeKeyHash {
     return (static_cast<size_t>(k.start) * 0x9E3779B97F4A7C15ull) ^ (static_cast<size_t>(k.end) << 17) ^
            k.symbol;
   }
+};
+
+/// NodeKey as an llvm::DenseMap key: no allocation per entry, unlike std::unordered_map's nodes.
+/// The empty and tombstone keys end at bytes 2^32 - 1 and 2^32 - 2: only a 4 GiB file has them.
+struct NodeKeyInfo {
+  static NodeKey getEmptyKey() { return {~uint32_t(0), ~uint32_t(0), 0}; }
+  static NodeKey getTombstoneKey() { return {~uint32_t(0) - 1, ~uint32_t(0) - 1, 0}; }
+  static unsigned getHashValue(const NodeKey &k) { return static_cast<unsigned>(NodeKeyHash()(k) >> 7); }
+  static bool isEqual(const NodeKey &a, const NodeKey &b) { return a == b; }
 };
 
 using Children = llvm::SmallVector<TSNode, 8>;
@@ -226,6 +237,10 @@ inline llvm::StringRef text(TSNode n, llvm::StringRef src) {
 std::string truncated(llvm::StringRef s, size_t max = 512);
 
 /// Strips enclosing parentheses: `((x))` -> `x`.
-TSNode unparen(TSNode n, unsigned limit = 64);
+TSNode unparenSlow(TSNode n, unsigned limit);
+inline TSNode unparen(TSNode n, unsigned limit = 64) {
+  // Most nodes asked about are not parenthesised: answer those without a call.
+  return kind(n) == K::ParenthesizedExpression ? unparenSlow(n, limit) : n;
+}
 
 } // namespace kbaudit::py::ts
