@@ -44,8 +44,8 @@ private:
   };
 
   /// Locals holding a sample or checksum of an input (`probe = x[0, :16].clone()`).
-  static Samples sampleLocals(const Facts &f, const py::Function &fn,
-                                                         const std::set<std::string> &params, bool checksum) {
+  static Samples sampleLocals(const Facts &f, const py::Function &fn, const std::set<std::string> &params,
+                              bool checksum) {
     Samples out;
     for (const py::Assignment &a : f.python.assignments) {
       if (a.function != fn.qualname || a.kind != py::Assignment::TargetKind::Name)

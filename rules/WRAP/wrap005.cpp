@@ -40,34 +40,33 @@ using pytext::startsWith;
 using namespace wrap005;
 using semantic::TensorKind;
 
-/// split(s, sep)'s first piece, last piece and whether any piece is `name`, without building
-/// the pieces: asked for every call and every bare entry of the forbidden list.
+/// Whether `test` holds for any piece of split(s, sep), the pieces visited in order without
+/// being built: asked for every call and every bare entry of the forbidden list.
+template <typename Test> bool anyPiece(std::string_view s, std::string_view sep, Test test) {
+  for (std::size_t at = 0;;) {
+    const std::size_t next = s.find(sep, at);
+    if (test(s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at)))
+      return true;
+    if (next == std::string_view::npos)
+      return false;
+    at = next + sep.size();
+  }
+}
+
+/// split(s, sep)'s first and last piece and how many there are.
 struct Pieces {
   std::string_view first, last;
   std::size_t count = 0;
 };
 Pieces piecesOf(std::string_view s, std::string_view sep) {
   Pieces p;
-  for (std::size_t at = 0;;) {
-    const std::size_t next = s.find(sep, at);
-    const std::string_view piece = s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
+  anyPiece(s, sep, [&](std::string_view piece) {
     if (p.count++ == 0)
       p.first = piece;
     p.last = piece;
-    if (next == std::string_view::npos)
-      return p;
-    at = next + sep.size();
-  }
-}
-bool hasPiece(std::string_view s, std::string_view sep, std::string_view name) {
-  for (std::size_t at = 0;;) {
-    const std::size_t next = s.find(sep, at);
-    if (s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at) == name)
-      return true;
-    if (next == std::string_view::npos)
-      return false;
-    at = next + sep.size();
-  }
+    return false;
+  });
+  return p;
 }
 
 class Matcher {
@@ -202,7 +201,7 @@ private:
     const auto matches = [&](const Pieces &parts, std::string_view dotted, bool anySegment) {
       if (parts.first == name || parts.last == name)
         return true;
-      return anySegment && hasPiece(dotted, ".", name);
+      return anySegment && anyPiece(dotted, ".", [&](std::string_view piece) { return piece == name; });
     };
     const auto segmentMatch = [&](std::string_view dotted, bool anySegment) {
       return matches(piecesOf(dotted, "."), dotted, anySegment);

@@ -75,16 +75,11 @@ def plain_kernel(x_ptr, y_ptr):
     ADD_FAILURE() << "no kernel " << name;
     return 0u;
   };
-  EXPECT_TRUE(semantic::tritonSplitPrecision(f, kernelNamed("split_kernel"), narrow)) << "through a widened name";
-  EXPECT_TRUE(semantic::tritonSplitPrecision(f, kernelNamed("inline_kernel"), narrow)) << "a cast in the difference";
-  EXPECT_FALSE(semantic::tritonSplitPrecision(f, kernelNamed("plain_kernel"), narrow))
-      << "a difference with a constant is no residual";
-  // Every kernel at once answers as each asked alone.
-  const std::vector<bool> all = semantic::tritonSplitPrecisionByKernel(f, narrow);
-  ASSERT_EQ(all.size(), f.triton.kernels.size());
-  EXPECT_TRUE(all[kernelNamed("split_kernel")]);
-  EXPECT_TRUE(all[kernelNamed("inline_kernel")]);
-  EXPECT_FALSE(all[kernelNamed("plain_kernel")]);
+  const std::vector<bool> split = semantic::tritonSplitPrecisionByKernel(f, narrow);
+  ASSERT_EQ(split.size(), f.triton.kernels.size());
+  EXPECT_TRUE(split[kernelNamed("split_kernel")]) << "through a widened name";
+  EXPECT_TRUE(split[kernelNamed("inline_kernel")]) << "a cast in the difference";
+  EXPECT_FALSE(split[kernelNamed("plain_kernel")]) << "a difference with a constant is no residual";
 }
 
 } // namespace

@@ -96,6 +96,13 @@ std::vector<KeyKind> keyKindsOf(const py::Expr &side, bool identityOperator, con
   return kinds;
 }
 
+namespace {
+/// The call is made inside the assignment's value (both in one function, by lines).
+bool inValue(const py::Assignment &a, const py::Call &c) {
+  return c.function == a.function && a.value.lines.contains(c.lines.begin) && a.value.lines.contains(c.lines.end);
+}
+} // namespace
+
 std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function &fn,
                                 const std::set<std::string> &inputs) {
   std::vector<KeyLocal> out;
@@ -111,7 +118,7 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
       continue;
     calls.clear();
     for (const py::Call *c : fnCalls)
-      if (a.value.lines.contains(c->lines.begin) && a.value.lines.contains(c->lines.end))
+      if (inValue(a, *c))
         calls.push_back(c);
     std::vector<KeyKind> kinds = keyKindsOf(a.value, false, inputs, out, idFns, calls);
     if (!kinds.empty())
@@ -123,7 +130,7 @@ std::vector<KeyLocal> keyLocals(const py::PythonFacts &facts, const py::Function
 std::vector<const py::Call *> callsIn(const py::PythonFacts &facts, const py::Assignment &a) {
   std::vector<const py::Call *> out;
   for (const py::Call &c : facts.calls)
-    if (c.function == a.function && a.value.lines.contains(c.lines.begin) && a.value.lines.contains(c.lines.end))
+    if (inValue(a, c))
       out.push_back(&c);
   return out;
 }

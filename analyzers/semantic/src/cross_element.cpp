@@ -130,15 +130,22 @@ Kind ofKernelWork(kernels::KernelWork w) {
   return Kind::Unknown;
 }
 
+/// `self.attr = SomeModule(...)` in a method of class `cls` (the text before the qualname's
+/// first dot): an nn module stored on self.
+bool storesSelfModule(const py::Assignment &a) {
+  return a.kind == py::Assignment::TargetKind::SelfAttribute && a.value.kind == py::ExprKind::Call;
+}
+std::string_view classOfMethod(const py::Assignment &a) {
+  return std::string_view(a.function).substr(0, a.function.find('.'));
+}
+
 /// nn modules stored on self in a class's methods (`self.ln = nn.LayerNorm(d)`), keyed
 /// "Class.attr", with the resolved class; own classes keep their name.
 std::map<std::string, std::string> selfModules(const py::PythonFacts &py) {
   std::map<std::string, std::string> out;
   for (const py::Assignment &a : py.assignments)
-    if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.value.kind == py::ExprKind::Call) {
-      const std::string cls = a.function.substr(0, a.function.find('.'));
-      out[cls + "." + std::string(lastSegment(a.target))] = a.value.resolved;
-    }
+    if (storesSelfModule(a))
+      out[std::string(classOfMethod(a)) + "." + std::string(lastSegment(a.target))] = a.value.resolved;
   return out;
 }
 
@@ -147,8 +154,7 @@ std::map<std::string, std::string> selfModules(const py::PythonFacts &py) {
 std::optional<std::string> selfModuleOf(const py::PythonFacts &py, std::string_view cls, std::string_view attr) {
   std::optional<std::string> out;
   for (const py::Assignment &a : py.assignments)
-    if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.value.kind == py::ExprKind::Call &&
-        std::string_view(a.function).substr(0, a.function.find('.')) == cls && lastSegment(a.target) == attr)
+    if (storesSelfModule(a) && classOfMethod(a) == cls && lastSegment(a.target) == attr)
       out = a.value.resolved;
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include "kbaudit/semantic/api_contract.h"
 #include "kbaudit/semantic/expr_structure.h"
+#include "kbaudit/semantic/graded_scope.h"
 #include "kbaudit/semantic/python_expr_scan.h"
 #include "kbaudit/semantic/python_text.h"
 
@@ -184,8 +185,7 @@ std::vector<const py::Expr *> ForwardReach::bindings(std::string_view text, cons
       if (a.kind == py::Assignment::TargetKind::SelfAttribute && classOf(a.function) == cls)
         out.push_back(&a.value);
     } else if (a.kind == py::Assignment::TargetKind::Name &&
-               (a.function == from || a.function.empty() ||
-                (from.size() > a.function.size() && startsWith(from, a.function) && from[a.function.size()] == '.'))) {
+               (a.function.empty() || scope::inFunction(from, a.function))) {
       out.push_back(&a.value);
     }
   }

@@ -1,20 +1,15 @@
 #include "kbaudit/semantic/host_function_body.h"
 
 #include "kbaudit/semantic/cxx_body_scan.h"
+#include "kbaudit/semantic/python_text.h"
 
 #include <algorithm>
 
 namespace kbaudit::semantic::cxxbody {
 
-namespace {
+using pytext::lineStarts;
 
-/// Where each line of `text` starts (0 first, then past each '\n').
-std::vector<std::size_t> lineStarts(std::string_view text) {
-  std::vector<std::size_t> starts{0};
-  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
-    starts.push_back(nl + 1);
-  return starts;
-}
+namespace {
 
 bool inSolution(const Facts &f, const cxx::CxxFunction &fn) {
   // A sidecar's lines number another file, and findings point into solution.py.

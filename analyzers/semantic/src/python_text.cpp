@@ -55,4 +55,11 @@ bool mentionsIdentifier(std::string_view text, std::string_view name) {
   return findIdentifier(text, name) != std::string_view::npos;
 }
 
+std::vector<std::size_t> lineStarts(std::string_view text) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
+    starts.push_back(nl + 1);
+  return starts;
+}
+
 } // namespace kbaudit::semantic::pytext

@@ -11,6 +11,7 @@ namespace kbaudit::semantic::pytokens {
 namespace {
 
 using pytext::isIdentChar;
+using pytext::lineStarts;
 
 // <cctype>'s answers for the C locale (kbaudit never sets another), without a call per
 // character of every tokenized function.
@@ -39,15 +40,6 @@ std::size_t stringLength(std::string_view s, std::size_t i) {
 
 bool isString(const std::string &t) {
   return !t.empty() && (t.front() == '"' || t.front() == '\'' || t.back() == '"' || t.back() == '\'');
-}
-
-// Where each line of `text` starts (0 first, then past each '\n'): functionTokens cuts every
-// function of a file out of it, and finding each from the top was quadratic in the file.
-std::vector<std::size_t> lineStarts(std::string_view text) {
-  std::vector<std::size_t> starts{0};
-  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1))
-    starts.push_back(nl + 1);
-  return starts;
 }
 
 // Byte offset where 1-indexed line `n` starts; npos past the end.

@@ -55,7 +55,7 @@ std::set<int> splitPrecisionSources(const cxx::CxxFacts &cxx) {
 
 namespace {
 
-/// tritonSplitPrecision of one kernel, given its casts (in file order) and its name assignments.
+/// Whether one kernel computes a rounding residual, given its casts (in file order) and its name assignments.
 bool splitIn(const std::vector<const triton::Cast *> &casts, const std::vector<const py::Assignment *> &own,
              const std::function<bool(std::string_view)> &narrow) {
   std::set<std::string> widened; // names bound to a cast back to a wide type
@@ -76,22 +76,7 @@ bool splitIn(const std::vector<const triton::Cast *> &casts, const std::vector<c
   return false;
 }
 
-bool isNameAssignment(const py::Assignment &a) { return a.kind == py::Assignment::TargetKind::Name; }
-
 } // namespace
-
-bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow) {
-  const std::string &qual = f.triton.kernels[kernel].qualname;
-  std::vector<const triton::Cast *> casts;
-  for (const triton::Cast &c : f.triton.casts)
-    if (c.kernel == kernel)
-      casts.push_back(&c);
-  std::vector<const py::Assignment *> own;
-  for (const py::Assignment &a : f.python.assignments)
-    if (a.function == qual && isNameAssignment(a))
-      own.push_back(&a);
-  return splitIn(casts, own, narrow);
-}
 
 std::vector<bool> tritonSplitPrecisionByKernel(const Facts &f, const std::function<bool(std::string_view)> &narrow) {
   const std::vector<triton::Kernel> &kernels = f.triton.kernels;
@@ -101,7 +86,7 @@ std::vector<bool> tritonSplitPrecisionByKernel(const Facts &f, const std::functi
       casts[c.kernel].push_back(&c);
   std::unordered_map<std::string_view, std::vector<const py::Assignment *>> own;
   for (const py::Assignment &a : f.python.assignments)
-    if (isNameAssignment(a))
+    if (a.kind == py::Assignment::TargetKind::Name)
       own[a.function].push_back(&a);
   static const std::vector<const py::Assignment *> kNone;
   std::vector<bool> out(kernels.size());

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kbaudit::semantic::pytext {
 
@@ -28,6 +29,10 @@ std::string lineText(const LineRange &r);
 
 /// `s` without leading and trailing white space (std::isspace).
 std::string_view trim(std::string_view s);
+
+/// Where each line of `text` starts (0 first, then past each '\n'): an index for cutting many
+/// line ranges out of one text without counting newlines from the top for each.
+std::vector<std::size_t> lineStarts(std::string_view text);
 
 /// A character of a Python identifier (letter, digit or underscore; ASCII).
 /// Inline and ASCII by comparison: the text scans ask it of every character, and kbaudit never

@@ -19,13 +19,11 @@ namespace kbaudit::semantic {
 /// same line (`lo = __float2half(x - __half2float(hi))`).
 std::set<int> splitPrecisionSources(const cxx::CxxFacts &cxx);
 
-/// Triton kernel `kernel` computes a rounding residual: a cast to a narrow dtype (`narrow`
+/// Whether each Triton kernel computes a rounding residual: a cast to a narrow dtype (`narrow`
 /// says which dtypes are narrow) of a difference whose operands cast again (`.to(` or
 /// `cast(` in it) or read a name bound to a cast back to a dtype that is not narrow.
-bool tritonSplitPrecision(const Facts &f, unsigned kernel, const std::function<bool(std::string_view)> &narrow);
-
-/// tritonSplitPrecision of every Triton kernel, indexed like TritonFacts::kernels.
-/// Why: a rule asking of many kernels reads the file's casts and assignments once, not once per kernel.
+/// Answered for every Triton kernel at once, indexed like TritonFacts::kernels: a rule asking of
+/// many dots reads the file's casts and assignments once, not once per kernel.
 std::vector<bool> tritonSplitPrecisionByKernel(const Facts &f, const std::function<bool(std::string_view)> &narrow);
 
 } // namespace kbaudit::semantic
