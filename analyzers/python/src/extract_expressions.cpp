@@ -135,6 +135,7 @@ void Extractor::setattrCall(TSNode n, const Call &c, const Frame &f) {
       ComputedTargets(table_, resolver_, eval_, src_).describeSetattr(objNode, positional[1], f.scope, a);
   }
   out_.assignments.push_back(std::move(a));
+  ownAssignment(out_.assignments.size() - 1);
   if (isSelf && attr != "<dynamic>")
     selfAccess(attr, Access::Write, n, f);
 }
@@ -233,6 +234,12 @@ void Extractor::call(TSNode n, const Frame &f, unsigned depth) {
   }
   out_.calls.push_back(std::move(c));
   callBytes_.emplace_back(ts::startByte(n), ts::endByte(n));
+  ownCall(out_.calls.size() - 1);
+  if (ts::kind(fn) == K::Attribute) {
+    TSNode object = ts::unparen(ts::field(fn, ts::F::Object));
+    if (ts::kind(object) == K::Call)
+      receiverCalls_.push_back({out_.calls.size() - 1, ts::startByte(object), ts::endByte(object)});
+  }
 
   maybeStringConstant(n, f);
   if (ts::kind(fn) == K::Identifier || ts::kind(fn) == K::Attribute)

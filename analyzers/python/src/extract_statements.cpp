@@ -246,6 +246,9 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
     }
     fn.opaqueReads = opaque;
   }
+  fn.stmt = currentStmt_;
+  if (currentStmt_ >= 0 && out_.statements[static_cast<size_t>(currentStmt_)].kind == StmtKind::Def)
+    out_.statements[static_cast<size_t>(currentStmt_)].def = fn.qualname;
   out_.functions.push_back(std::move(fn));
 
   parameters(params, f, depth);
@@ -260,9 +263,11 @@ void Extractor::functionDef(TSNode def, TSNode outer, std::vector<Decorator> dec
   body.classScope = sc.classScope;
   TSNode block = ts::field(def, ts::F::Body);
   body.docstring = docstringOf(block);
+  openBlock(StmtBlock::Role::Body);
   visitChildren(block, body, depth);
   if (ts_node_eq(source, def))
     return;
+  openBlock(StmtBlock::Role::Inlined);
   // The body it delegates to, read again as its own: names resolve where they are written.
   Frame inlined = body;
   inlined.scope = table_.scopeFor(source, s);
@@ -302,6 +307,9 @@ void Extractor::classDef(TSNode def, TSNode outer, std::vector<Decorator> decora
   body.scope = s;
   body.function = f.function; // class bodies are not defs: keep the enclosing def
   body.docstring = docstringOf(block);
+  if (currentStmt_ >= 0 && out_.statements[static_cast<size_t>(currentStmt_)].kind == StmtKind::Class)
+    out_.statements[static_cast<size_t>(currentStmt_)].def = out_.classes.back().name;
+  openBlock(StmtBlock::Role::Body);
   visitChildren(block, body, depth);
 }
 
@@ -342,6 +350,7 @@ void Extractor::emitAssignment(TSNode target, Expr value, llvm::StringRef op, TS
       a.kind == Assignment::TargetKind::Subscript)
     ComputedTargets(table_, resolver_, eval_, src_).describeTarget(target, f.scope, a);
   out_.assignments.push_back(std::move(a));
+  ownAssignment(out_.assignments.size() - 1);
 }
 
 namespace {
@@ -424,7 +433,7 @@ void Extractor::withStatement(TSNode n, const Frame &f, unsigned depth) {
     for (TSNode item : ts::namedChildren(clause)) {
       TSNode v = ts::field(item, ts::F::Value);
       if (ts::kind(v) != K::AsPattern) {
-        visit(v, f, depth + 2);
+        withItem(v, TSNode{}, f, depth);
         continue;
       }
       // `with open(p, "w") as fh:` binds fh like an assignment would.
@@ -435,11 +444,24 @@ void Extractor::withStatement(TSNode n, const Frame &f, unsigned depth) {
       TSNode target = aliasKids.empty() ? TSNode{} : aliasKids[0];
       if (!ts::isNull(resource) && !ts::isNull(target))
         emitTargets(target, resource, summarize(resource, f), "with", item, f);
-      visit(resource, f, depth + 2);
+      withItem(resource, target, f, depth);
       if (!ts::isNull(target))
         visitTarget(target, f, depth + 2, Access::Write);
     }
   }
+}
+
+void Extractor::withItem(TSNode resource, TSNode target, const Frame &f, unsigned depth) {
+  WithItem item;
+  item.value = summarize(resource, f);
+  item.target = ts::truncated(text(target));
+  const size_t before = out_.calls.size();
+  visit(resource, f, depth + 2);
+  // call() records the outermost call first: the context manager's own call.
+  if (ts::kind(ts::unparen(resource)) == K::Call && out_.calls.size() > before)
+    item.call = static_cast<int>(before);
+  if (currentStmt_ >= 0 && out_.statements[static_cast<size_t>(currentStmt_)].kind == StmtKind::With)
+    out_.statements[static_cast<size_t>(currentStmt_)].items.push_back(std::move(item));
 }
 
 void Extractor::forStatement(TSNode n, const Frame &f, unsigned depth) {
@@ -518,6 +540,7 @@ void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const 
   b.kind = kind.str();
   b.condition = ts::truncated(text(test));
   b.test = summarize(test, f);
+  conditionNode(test, f, b.cond, 0);
   comparisons(test, f, b, out_.branches.size());
   b.tags = std::move(s.tags);
   b.calls = std::move(s.calls);
@@ -526,6 +549,12 @@ void Extractor::branch(llvm::StringRef kind, TSNode test, LineRange body, const 
   b.lines = ts::lines(test);
   b.body = body;
   b.arms = std::move(arms);
+  b.stmt = currentStmt_;
+  if (currentStmt_ >= 0) {
+    Stmt &st = out_.statements[static_cast<size_t>(currentStmt_)];
+    if (st.branch < 0 && ((kind == "if" && st.kind == StmtKind::If) || (kind == "while" && st.kind == StmtKind::While)))
+      st.branch = static_cast<int>(out_.branches.size());
+  }
   out_.branches.push_back(std::move(b));
 }
 
@@ -598,6 +627,9 @@ void Extractor::returnStatement(TSNode n, const Frame &f, unsigned depth) {
     r.value = summarize(kids[0], f);
   r.function = f.function.str();
   r.lines = ts::lines(n);
+  r.stmt = currentStmt_;
+  if (currentStmt_ >= 0)
+    out_.statements[static_cast<size_t>(currentStmt_)].ret = static_cast<int>(out_.returns.size());
   out_.returns.push_back(std::move(r));
   visitChildren(n, f, depth);
 }
@@ -651,6 +683,8 @@ HandlerScan scanHandler(TSNode block, int scope, Resolver &resolver) {
 void Extractor::tryStatement(TSNode n, const Frame &f, unsigned depth) {
   TSNode body = ts::field(n, ts::F::Body);
   LineRange tryLines{ts::firstLine(n), ts::isNull(body) ? ts::firstLine(n) : ts::lastLine(body)};
+  if (currentStmt_ >= 0)
+    firstHandler_[currentStmt_] = static_cast<int>(out_.tryHandlers.size());
   for (TSNode clause : ts::namedChildren(n)) {
     if (ts::kind(clause) != K::ExceptClause && ts::kind(clause) != K::ExceptGroupClause)
       continue;

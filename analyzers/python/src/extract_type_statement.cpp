@@ -49,6 +49,7 @@ void Extractor::typeStatement(TSNode n, const Frame &f) {
   a.lines = ts::lines(n);
   ComputedTargets(table_, resolver_, eval_, src_).describeTypeTarget(chain, head, f.scope, a);
   out_.assignments.push_back(std::move(a));
+  ownAssignment(out_.assignments.size() - 1);
 }
 
 } // namespace kbaudit::py

@@ -20,6 +20,8 @@ void Extractor::run(TSNode root) {
   module.docstring = docstringOf(root);
   visitChildren(root, module, 0);
   attachOperandCalls();
+  orderStatementCalls();
+  linkReceiverCalls();
   dedupeNameRefs(out_.nameRefs);
 }
 
@@ -80,6 +82,7 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
     tooDeep(n);
     return;
   }
+  const StatementScope statement(*this, n, f);
   switch (ts::kind(n)) {
   case K::ImportStatement:
   case K::ImportFromStatement:

@@ -10,6 +10,7 @@
 
 #include "kbaudit/python/facts.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 
 namespace kbaudit::py {
@@ -61,6 +62,46 @@ private:
   void visit(TSNode n, const Frame &f, unsigned depth);
   void visitChildren(TSNode n, const Frame &f, unsigned depth);
 
+  // extract_statement_tree.cpp: the program model's statements (PythonFacts::statements).
+  /// Entering a statement pushes it, entering a block opens one in the statement being walked,
+  /// entering a clause (elif, else, except, finally, case) names the block it holds; leaving
+  /// restores what was current. Facts made meanwhile belong to the current statement.
+  class StatementScope {
+  public:
+    StatementScope(Extractor &x, TSNode n, const Frame &f);
+    ~StatementScope();
+    StatementScope(const StatementScope &) = delete;
+    StatementScope &operator=(const StatementScope &) = delete;
+
+  private:
+    Extractor &x_;
+    int savedStmt_;
+    StmtBlock::Role savedRole_;
+    bool savedPending_;
+  };
+  int pushStatement(TSNode n, StmtKind kind, const Frame &f);
+  void openBlock(StmtBlock::Role role);
+  /// out_.calls[index] / out_.assignments[index] are the current statement's own.
+  void ownCall(size_t index);
+  void ownAssignment(size_t index);
+  void orderStatementCalls();
+  int currentStmt_ = -1;
+  StmtBlock::Role pendingRole_ = StmtBlock::Role::Body;
+  bool pendingSet_ = false;
+  /// A try statement's first handler in out_.tryHandlers (its except blocks follow in order).
+  llvm::DenseMap<int, int> firstHandler_;
+  /// A method called on the result of a call (`torch.cuda.current_stream().wait_stream(s)`):
+  /// the call's index and the receiver call's byte span, linked once every call is made.
+  struct ReceiverCall {
+    size_t call;
+    uint32_t begin, end;
+  };
+  std::vector<ReceiverCall> receiverCalls_;
+  void linkReceiverCalls();
+  // extract_condition_tree.cpp
+  /// Appends the formula of test `n` to `out`; returns its root's index.
+  int conditionNode(TSNode n, const Frame &f, std::vector<CondNode> &out, unsigned depth);
+
   // extract_statements.cpp
   void imports(TSNode n, const Frame &f);
   void definition(TSNode def, TSNode outer, const ts::Children &decorators, const Frame &f, unsigned depth);
@@ -76,6 +117,8 @@ private:
   void augmented(TSNode n, const Frame &f, unsigned depth);
   void walrus(TSNode n, const Frame &f, unsigned depth);
   void withStatement(TSNode n, const Frame &f, unsigned depth);
+  /// One `with` item: walks the context manager and records it on the With statement.
+  void withItem(TSNode resource, TSNode target, const Frame &f, unsigned depth);
   void forStatement(TSNode n, const Frame &f, unsigned depth);
   // The value is taken by value: the one Assignment it ends in moves it there (a summary holds
   // strings and lists; a copy per target is made only where there are several targets).

@@ -69,6 +69,9 @@ enum class K : uint8_t {
   GlobalStatement,
   NonlocalStatement,
   DeleteStatement,
+  PassStatement,
+  BreakStatement,
+  ContinueStatement,
   // expressions
   Assignment,
   AugmentedAssignment,

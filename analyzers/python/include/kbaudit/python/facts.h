@@ -100,6 +100,11 @@ struct Call {
   std::vector<Argument> args;
   std::string function;
   LineRange lines;
+  /// The statement that evaluates it (index into PythonFacts::statements; -1 when none).
+  int stmt = -1;
+  /// A method called on the result of another call (`torch.cuda.current_stream().wait_stream(s)`):
+  /// that call (index into PythonFacts::calls); -1 otherwise.
+  int receiverCall = -1;
 
   const Argument *keywordArg(std::string_view kw) const {
     for (const auto &a : args)
@@ -149,6 +154,8 @@ struct Assignment {
   /// ("a", "b")`, over a list or tuple bound to a name, a dict's keys, `zip` and `enumerate`
   /// columns); "<dynamic>" stands for items that do not fold. Empty when nothing is known.
   std::vector<std::string> nameCandidates;
+  /// The statement that makes it (index into PythonFacts::statements; -1 when none).
+  int stmt = -1;
 };
 
 struct Decorator {
@@ -176,6 +183,9 @@ struct Function {
   /// Identifiers of `reads` whose every mention is a bare `del` target (`del x`): the name is
   /// unbound, its value never read (sorted, unique).
   std::vector<std::string> onlyDeleted;
+  /// Its `def` statement (PythonFacts::statements): blocks[0] is the body it runs; -1 for
+  /// functions no def statement spells (a lambda bound to a name).
+  int stmt = -1;
 };
 
 struct Class {
@@ -235,6 +245,17 @@ struct Comparison {
   LineRange lines;       ///< the comparison expression the pair belongs to
 };
 
+/// A node of a branch test read as a boolean formula (Branch::cond): `not`, `and` and `or`
+/// over atoms. An atom is an expression summary; a comparison of two operands also has them.
+struct CondNode {
+  enum class Op { Atom, Not, And, Or };
+  Op op = Op::Atom;
+  std::vector<int> kids;  ///< Not: one; And/Or: two (indices into the same Branch::cond)
+  Expr atom;              ///< Atom: the expression
+  std::string compareOp;  ///< Atom that is a two-operand comparison: "is", "is not", "==", "<", ...
+  Expr left, right;       ///< its operands
+};
+
 struct Branch {
   std::string kind;      ///< "if", "elif", "while", "conditional", "assert", "match"
   std::string condition; ///< source text of the test, for messages (truncated to 512 bytes)
@@ -253,6 +274,10 @@ struct Branch {
   /// For "if": every arm of the chain (if, each elif, else). For "elif": the arms from this
   /// elif on (itself, later elifs, else). Empty for the other kinds.
   std::vector<BranchArm> arms;
+  /// The test as a boolean formula; cond[0] is its root (see CondNode).
+  std::vector<CondNode> cond;
+  /// The statement whose test it is (index into PythonFacts::statements; -1 when none).
+  int stmt = -1;
 };
 
 /// A `return` statement, attributed to its enclosing def.
@@ -260,6 +285,7 @@ struct Return {
   Expr value; ///< ExprKind::None with empty text for a bare `return`
   std::string function;
   LineRange lines;
+  int stmt = -1; ///< its statement (index into PythonFacts::statements)
 };
 
 /// A `raise` statement (bare or not), attributed to its enclosing def.
@@ -338,6 +364,68 @@ struct LoopBinding {
   LineRange lines;                  ///< the whole statement, or the whole comprehension
 };
 
+/// The kind of a statement of the program model (PythonFacts::statements).
+enum class StmtKind {
+  Expression, ///< a bare expression or an assignment (`x = f(y)`, `x += 1`)
+  Return, Raise, Pass, Break, Continue, Delete, Assert, Import, Global,
+  If, While, For, With, Try, Match,
+  Def,        ///< a def (decorated or not): its body is the function's own, run when it is called
+  Class,
+  Other
+};
+
+/// One block of a compound statement, in source order: an if's arm, a loop's body or else, a
+/// try's body, handler, else or finally, a def's or class's body.
+struct StmtBlock {
+  enum class Role {
+    Body,    ///< the body of a def, class, with, for, while, try or match case
+    Then,    ///< an if's first arm
+    Elif,
+    Else,    ///< an if's, loop's or try's else
+    Except,
+    Finally,
+    Case,
+    /// A def that only delegates to a module-level helper also reads the helper's body as its
+    /// own (see Function::lines); those statements are kept apart from what the def runs.
+    Inlined,
+  };
+  Role role = Role::Body;
+  /// Then/Elif/Else of an if: the arm's index in the chain (Branch::arms of the `if` branch).
+  int arm = -1;
+  /// Except: index into PythonFacts::tryHandlers.
+  int handler = -1;
+  std::vector<int> statements; ///< indices into PythonFacts::statements, in order
+};
+
+/// One item of a `with` statement.
+struct WithItem {
+  Expr value;    ///< the context manager's expression
+  int call = -1; ///< when it is a call, the call (index into PythonFacts::calls)
+  std::string target; ///< `as` target as written, "" when none
+};
+
+/// A statement: the program model rules follow in execution order (which stream is current,
+/// what a branch guards, whether a return leaves a block early). Its own expressions' facts
+/// point back at it (Call::stmt, Assignment::stmt, Return::stmt, Branch::stmt).
+struct Stmt {
+  StmtKind kind = StmtKind::Other;
+  int parent = -1;      ///< the compound statement whose block holds it; -1 at the top of the module
+  std::string function; ///< the def it runs in (qualname); "" at module level and in class bodies outside defs
+  LineRange lines;
+  /// Calls the statement evaluates itself (its expression, value, test, iterable or `with`
+  /// items), in evaluation order (arguments before the call they are passed to); calls in its
+  /// blocks belong to their own statements.
+  std::vector<int> calls;
+  std::vector<int> assignments; ///< assignments it makes (indices into PythonFacts::assignments)
+  int ret = -1;                 ///< Return: index into PythonFacts::returns
+  /// If/While: index into PythonFacts::branches of the `if`/`while` test (an if's elif tests
+  /// follow it in order).
+  int branch = -1;
+  std::string def;              ///< Def: the function's qualname; Class: the class's name
+  std::vector<WithItem> items;  ///< With
+  std::vector<StmtBlock> blocks;
+};
+
 struct PythonFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
@@ -356,6 +444,9 @@ struct PythonFacts {
   std::vector<Diagnostic> diagnostics;
   std::vector<LoopBinding> loops;
   std::vector<FrameAttribute> frameAttributes;
+  /// The program model: every statement, and the module's top-level statements in order.
+  std::vector<Stmt> statements;
+  std::vector<int> module;
 
   /// Resolves a dotted name as written at module scope through the imports
   /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.
