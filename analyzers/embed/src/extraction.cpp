@@ -83,11 +83,13 @@ void Extraction::diagnose(Diagnostic::Severity severity, std::string code, std::
       Diagnostic{severity, std::move(code), std::move(message), std::move(file), lines});
 }
 
-void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Origin origin,
+bool Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Origin origin,
                                   Language language, int module, const char *what) {
   const CollectedStrings found = collectStrings(arg, index, call.function);
+  bool complete = true;
   for (const py::Expr *e : found.strings) {
     const py::StringValue &v = *e->string;
+    complete = complete && v.complete && !v.limited;
     if (v.value.find_first_not_of(" \t\r\n") == std::string::npos) {
       // `cpp_sources=""` is the usual way to say "no C++ part"; only a string that lost
       // all of its parts to folding is a recovery failure.
@@ -126,6 +128,7 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
           addSidecarSource(*this, std::move(*text), origin, module, call.lines, call.function);
           continue;
         }
+        complete = false;
         diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
                  std::string(what) + " `" + e->text + "` reads `" + path->path +
                      "` at run time, which is not in the solution directory",
@@ -133,6 +136,7 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
         continue;
       }
     }
+    complete = false;
     if (e->limited)
       diagnose(Diagnostic::Severity::Warning, "embed-limit", std::string(what) + " `" + e->text + "`" + kCutShort,
                call.lines);
@@ -141,6 +145,7 @@ void Extraction::addStringSources(const py::Expr &arg, const py::Call &call, Ori
                std::string(what) + " `" + e->text + "` does not fold to a static string",
                call.lines);
   }
+  return complete;
 }
 
 } // namespace kbaudit::embed::detail

@@ -58,7 +58,8 @@ struct Extraction {
 
   /// Adds one source per string `arg` holds, with an embed-partial note for each that did
   /// not fold completely and an embed-unresolved warning for each part that did not fold.
-  void addStringSources(const py::Expr &arg, const py::Call &call, Origin origin,
+  /// Returns whether every part of `arg` is known (folded whole, or read from a sidecar).
+  bool addStringSources(const py::Expr &arg, const py::Call &call, Origin origin,
                         Language language, int module, const char *what);
 };
 

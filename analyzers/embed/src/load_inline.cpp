@@ -40,18 +40,29 @@ void extractLoadInline(Extraction &x, const py::Call &written) {
   ExtensionModule module;
   if (const py::Argument *name = argumentOf(call, "name", 0))
     module.name = completeString(name->value).value_or("");
+  module.builder = ExtensionModule::Builder::LoadInline;
   module.functions = exportedFunctions(call);
+  module.functionsGiven = call.keywordArg("functions") || !module.functions.empty();
   if (const py::Assignment *a = x.index.assignmentOf(written))
     module.boundTo = a->target;
   const int id = x.addModule(written, std::move(module));
 
   const py::Argument *cpp = argumentOf(call, "cpp_sources", 1);
   const py::Argument *cuda = argumentOf(call, "cuda_sources", 2);
+  bool complete = true;
   if (cpp)
-    x.addStringSources(cpp->value, call, Origin::LoadInlineCpp, Language::Cpp, id, "cpp_sources");
+    complete &= x.addStringSources(cpp->value, call, Origin::LoadInlineCpp, Language::Cpp, id, "cpp_sources");
   if (cuda)
-    x.addStringSources(cuda->value, call, Origin::LoadInlineCuda, Language::Cuda, id,
-                       "cuda_sources");
+    complete &= x.addStringSources(cuda->value, call, Origin::LoadInlineCuda, Language::Cuda, id,
+                                   "cuda_sources");
+  if (const py::Argument *fns = call.keywordArg("functions"); fns && fns->value.kind != py::ExprKind::List &&
+                                                              fns->value.kind != py::ExprKind::Tuple &&
+                                                              fns->value.kind != py::ExprKind::String &&
+                                                              fns->value.elements.empty())
+    complete = false; // functions= names a value kbaudit does not fold
+  if ((!cpp || !cuda) && unpacksArguments(call))
+    complete = false;
+  x.out.modules[static_cast<size_t>(id)].sourcesComplete = complete;
   if ((!cpp || !cuda) && unpacksArguments(call))
     x.diagnose(Diagnostic::Severity::Warning, "embed-unresolved",
                "load_inline sources are passed through argument unpacking", call.lines);

@@ -14,6 +14,7 @@ bool isAny(const Extraction &x, const py::Call &call, std::initializer_list<cons
 
 void rawKernel(Extraction &x, const py::Call &call) {
   ExtensionModule mod;
+  mod.builder = ExtensionModule::Builder::Cupy;
   if (const py::Argument *name = argumentOf(call, "name", 1))
     mod.name = completeString(name->value).value_or("");
   if (!mod.name.empty())
@@ -28,6 +29,7 @@ void rawKernel(Extraction &x, const py::Call &call) {
 
 void rawModule(Extraction &x, const py::Call &call) {
   ExtensionModule mod;
+  mod.builder = ExtensionModule::Builder::Cupy;
   if (const py::Argument *names = call.keywordArg("name_expressions"))
     mod.functions = stringList(names->value);
   if (const py::Assignment *a = x.index.assignmentOf(call))

@@ -42,6 +42,7 @@ bool linkWrittenInScope(Extraction &x, int module, const py::Call &call) {
 void extractLoad(Extraction &x, const py::Call &written) {
   const py::Call call = expandKeywordUnpacking(x.index, written);
   ExtensionModule mod;
+  mod.builder = ExtensionModule::Builder::Load;
   if (const py::Argument *name = argumentOf(call, "name", 0))
     mod.name = completeString(name->value).value_or("");
   if (const py::Assignment *a = x.index.assignmentOf(written))

@@ -331,6 +331,20 @@ KernelInventory buildInventory(const py::PythonFacts &python, const embed::Embed
   addPythonKernels(python, triton, inv);
   addCudaKernels(cxx, inv);
   Reachability(python, embedded, cxx, inv).run();
+  // A kernel whose extension cannot build or import never runs, whatever calls it.
+  inv.builds = predictBuilds(embedded, cxx);
+  for (Kernel &k : inv.kernels) {
+    if ((k.kind != KernelKind::CudaGlobal && k.kind != KernelKind::InlinePtx) || k.source < 0 ||
+        static_cast<std::size_t>(k.source) >= embedded.sources.size())
+      continue;
+    const int module = embedded.sources[static_cast<std::size_t>(k.source)].module;
+    for (const ExtensionBuild &b : inv.builds)
+      if (b.module == module && module >= 0 && (b.outcome == BuildOutcome::Fails || b.outcome == BuildOutcome::NoModule)) {
+        k.reachedFromForward = false;
+        k.cannotRun = b.reason;
+        k.buildLines = b.lines;
+      }
+  }
   markUnreferencedKernels(python, inv);
   summarizeWork(python, std::set<std::string>(inv.reachableFunctions.begin(), inv.reachableFunctions.end()),
                 inv);

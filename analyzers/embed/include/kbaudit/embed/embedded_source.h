@@ -54,9 +54,16 @@ struct EmbeddedSource {
 
 /// One compiled extension module: load_inline / load / RawModule.
 struct ExtensionModule {
+  /// What builds it.
+  enum class Builder { LoadInline, Load, Cupy, Jiterator, Other };
+  Builder builder = Builder::Other;
   std::string name;                   ///< name= argument, "" if unknown
   std::string boundTo;                ///< Python name holding the module ("_ext", "self.ext"), "" if unknown
   std::vector<std::string> functions; ///< functions= list of load_inline (exports it generates)
+  /// load_inline was given functions= (it generates a PYBIND11_MODULE only then).
+  bool functionsGiven = false;
+  /// Every source argument folded to static text: the build sees what kbaudit sees.
+  bool sourcesComplete = true;
   std::string function;               ///< Python function building it ("" at module level)
   LineRange lines;
 };

@@ -7,6 +7,7 @@
 
 #include "kbaudit/cxx/facts.h"
 #include "kbaudit/embed/embedded_source.h"
+#include "kbaudit/kernels/extension_build.h"
 #include "kbaudit/python/facts.h"
 #include "kbaudit/triton/facts.h"
 #include "kbaudit/source/line_range.h"
@@ -50,6 +51,10 @@ struct Kernel {
   /// A Python-defined kernel nothing in the file names outside its own definition, in a file
   /// that looks nothing up by name at run time: dead code that cannot run.
   bool dead = false;
+  /// The extension holding it cannot be built or imported (ExtensionBuild::reason): it never
+  /// runs, however forward reaches it. Empty otherwise.
+  std::string cannotRun;
+  LineRange buildLines; ///< the build call, when cannotRun is set
 };
 
 struct KernelInventory {
@@ -63,6 +68,8 @@ struct KernelInventory {
   std::vector<std::string> unresolvedLocalImports;
   /// Heavy operations reachable from the entry points that run in PyTorch or a library.
   std::vector<LibraryOp> libraryOps;
+  /// Whether each load_inline extension builds and imports (extension_build.h).
+  std::vector<ExtensionBuild> builds;
 
   /// Kernels that may run: all but the dead ones.
   std::size_t liveKernels() const {
