@@ -215,6 +215,24 @@ std::string ForwardReach::resolveCallable(const py::Expr &e, const std::string &
   return resolveCallableName(e.resolved, from);
 }
 
+std::string ForwardReach::localCallee(const py::Call &c) const {
+  if (!c.launchedKernel.empty())
+    return {};
+  std::string fn = resolveCallableName(c.callee, c.function);
+  if (fn.empty()) {
+    for (const py::Expr *v : bindings(c.callee, c.function))
+      if (v->kind == py::ExprKind::Call && classes_.count(v->resolved))
+        for (const char *m : {".forward", ".__call__"})
+          if (functions_.count(v->resolved + m)) {
+            fn = v->resolved + m;
+            break;
+          }
+  }
+  if (fn.empty() || !reached(fn))
+    return {};
+  return fn;
+}
+
 std::string ForwardReach::resolveCallableName(std::string_view raw, const std::string &from) const {
   const std::string_view text = pyexpr::trimLayout(raw);
   if (text.empty())

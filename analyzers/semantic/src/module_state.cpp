@@ -287,6 +287,119 @@ std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &refere
   return out;
 }
 
+namespace {
+
+/// Tensors a constructor registers that may hold drawn values: a parameterised torch.nn module's
+/// weight and, when on, its bias; every `nn.Parameter` (however it is initialised) and
+/// `register_parameter`; and, a few levels down, those of the file's own module classes it builds.
+unsigned randomTensors(const py::PythonFacts &py, const std::string &init, int depth = 0) {
+  unsigned n = 0;
+  for (const auto &[name, call] : torchSubmodules(py, init)) {
+    const std::vector<StateFlag> *flags = flagsOf(lastSegment(call->resolved));
+    if (!flags || isNormModule(call->resolved))
+      continue;
+    n += 1;
+    for (const StateFlag &f : *flags)
+      if (f.keyword == "bias" && flagValue(py, *call, f) != false)
+        n += 1;
+  }
+  for (const py::Assignment &a : py.assignments) {
+    if (a.function != init || a.value.kind != py::ExprKind::Call)
+      continue;
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute && lastSegment(a.value.resolved) == "Parameter")
+      n += 1;
+    else if (depth < 3 && py.findFunction(a.value.resolved + ".__init__"))
+      n += randomTensors(py, a.value.resolved + ".__init__", depth + 1);
+  }
+  for (const py::Call &c : py.calls)
+    if (c.function == init && c.method == "register_parameter")
+      n += 1;
+  return n;
+}
+
+/// The torch.nn submodules of `init` and of the file's own module classes it builds, by
+/// attribute name.
+std::map<std::string, const py::Call *> allSubmodules(const py::PythonFacts &py, const std::string &init, int depth = 0) {
+  std::map<std::string, const py::Call *> out = torchSubmodules(py, init);
+  if (depth < 3)
+    for (const py::Assignment &a : py.assignments)
+      if (a.function == init && a.value.kind == py::ExprKind::Call && py.findFunction(a.value.resolved + ".__init__"))
+        for (auto &[name, call] : allSubmodules(py, a.value.resolved + ".__init__", depth + 1))
+          out.emplace(name, call);
+  return out;
+}
+
+/// The solution's carriers of `state` ("conv.bias"): itself, and the self attributes its
+/// constructor assigns from a value that reads it (`self.b = nn.Parameter(self.conv.bias.clone())`).
+std::vector<std::string> carriersOf(const py::PythonFacts &py, const std::string &init, const std::string &state) {
+  std::vector<std::string> out{"self." + state};
+  for (std::size_t i = 0; i < out.size() && i < 16; ++i)
+    for (const py::Assignment &a : py.assignments)
+      if (a.function == init && a.kind == py::Assignment::TargetKind::SelfAttribute &&
+          std::find(a.value.names.begin(), a.value.names.end(), out[i]) != a.value.names.end() &&
+          std::find(out.begin(), out.end(), a.target) == out.end())
+        out.push_back(a.target);
+  return out;
+}
+
+} // namespace
+
+std::vector<UnappliedState> unappliedRandomState(const py::PythonFacts &reference, const std::string &refInit,
+                                                 const py::PythonFacts &solution, const std::string &solInit,
+                                                 LineRange solutionClass,
+                                                 const std::function<bool(const std::string &, bool)> &reads) {
+  std::vector<UnappliedState> out;
+  const auto solModules = allSubmodules(solution, solInit);
+  bool missing = false;
+  UnappliedState firstMissing;
+  for (const auto &[name, ref] : torchSubmodules(reference, refInit)) {
+    const std::vector<StateFlag> *flags = flagsOf(lastSegment(ref->resolved));
+    if (!flags || isNormModule(ref->resolved))
+      continue; // a norm's state is constant when fresh: RUB008's other reading
+    const StateFlag *bias = nullptr;
+    for (const StateFlag &f : *flags)
+      if (f.keyword == "bias")
+        bias = &f;
+    if (!bias || flagValue(reference, *ref, *bias) != true)
+      continue;
+    UnappliedState u;
+    u.state = name + ".bias";
+    u.cls = ref->callee;
+    const auto sol = solModules.find(name);
+    if (sol == solModules.end() || lastSegment(sol->second->resolved) != lastSegment(ref->resolved)) {
+      if (!missing) {
+        missing = true;
+        u.how = UnappliedState::How::NoCounterpart;
+        u.lines = LineRange{solutionClass.begin, solutionClass.begin};
+        firstMissing = u;
+      }
+      continue;
+    }
+    u.lines = sol->second->lines;
+    if (flagValue(solution, *sol->second, *bias) == false) {
+      u.how = UnappliedState::How::BuiltWithout;
+      out.push_back(std::move(u));
+      continue;
+    }
+    // The module applies its bias when called, or when something reads the bias (or a copy).
+    // Only a solution that uses the layer's weight without them leaves the bias out; one that
+    // reads nothing of the layer dropped a layer whose output the reference may not use either.
+    bool applied = reads("self." + name, true);
+    for (const std::string &carrier : carriersOf(solution, solInit, u.state))
+      applied = applied || reads(carrier, false);
+    const bool weightUsed = reads("self." + name + ".weight", false);
+    if (!applied && weightUsed) {
+      u.how = UnappliedState::How::NeverRead;
+      out.push_back(std::move(u));
+    }
+  }
+  // Left-out modules: only when the solution draws fewer random tensors than the reference, so
+  // that no state of its own can stand for the bias.
+  if (missing && randomTensors(solution, solInit) < randomTensors(reference, refInit))
+    out.push_back(std::move(firstMissing));
+  return out;
+}
+
 std::set<std::string> registeredState(const py::PythonFacts &facts, const std::string &init) {
   std::set<std::string> out;
   for (const py::Assignment &a : facts.assignments) {

@@ -50,6 +50,10 @@ public:
   std::string resolveCallable(const py::Expr &e, const std::string &from) const;
   /// The same for a dotted name (a call's callee or an expression's resolved name).
   std::string resolveCallableName(std::string_view name, const std::string &from) const;
+  /// The function of this file a call runs, when forward reaches it: a def, a method, or the
+  /// forward of a module of a class of this file (`self.block(x)` with `self.block = Block()`).
+  /// "" for kernel launches and everything else.
+  std::string localCallee(const py::Call &c) const;
 
   /// The function (or what it calls, a few levels deep) launches a kernel, calls an
   /// extension export, replays a graph or runs a torch operator.

@@ -10,6 +10,7 @@
 
 #include "kbaudit/python/facts.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -60,6 +61,30 @@ std::set<std::string> constantInitState(const py::PythonFacts &facts, const std:
 /// left alone.
 std::vector<DroppedModuleState> droppedModuleState(const py::PythonFacts &reference, const std::string &refInit,
                                                    const py::PythonFacts &solution, const std::string &solInit);
+
+/// Random state of the reference (a Linear's or convolution's bias, drawn after the weight
+/// under the shared seed) whose value has no way into what the solution computes. Under
+/// same-seed construction a solution that leaves it out matches only while the tolerance hides
+/// it (a small bias after an average).
+struct UnappliedState {
+  enum class How {
+    BuiltWithout,  ///< the same-named module is built with bias=False
+    NeverRead,     ///< the same-named module keeps it, but nothing the graded call runs reads it
+    NoCounterpart, ///< no same-named module, and fewer random tensors than the reference draws
+  };
+  How how = How::NeverRead;
+  std::string state; ///< "conv.bias"
+  std::string cls;   ///< the reference module's class as written ("nn.Conv2d")
+  LineRange lines;   ///< the solution's constructor call, or its model class's first line
+};
+
+/// `reads(name, whole)`: the solution's graded path reads `name` (a dotted self attribute): with
+/// `whole`, only as a whole (called, or passed on as it is; `self.conv.weight` is not a read of
+/// `self.conv`), else in any value. The constructor's copies of the state are followed here.
+std::vector<UnappliedState> unappliedRandomState(const py::PythonFacts &reference, const std::string &refInit,
+                                                 const py::PythonFacts &solution, const std::string &solInit,
+                                                 LineRange solutionClass,
+                                                 const std::function<bool(const std::string &, bool)> &reads);
 
 /// Names under which `init` (a module's __init__) registers state: `self.w = nn.Parameter(...)`,
 /// `self.register_buffer("w", ...)` (persistent ones only), `self.lin = nn.Linear(...)` (a
