@@ -138,6 +138,8 @@ void applyProfile(ProblemContext &ctx, const SuiteProfile &profile) {
   ctx.suiteVersion = profile.version;
   ctx.weights = profile.weights;
   ctx.precisionDeclared = profile.precisionDeclared;
+  ctx.harnessCallsEval = ctx.harnessCallsEval || profile.harnessEval;
+  ctx.packages = profile.packages;
   if (ctx.toleranceStated)
     return;
   const std::string contract = ctx.contractDtype();

@@ -25,8 +25,8 @@ constexpr std::size_t kMaxForbidden = 1000;
 constexpr std::size_t kMaxEntryDiagnostics = 10;
 
 /// The keys kbaudit reads; problem.yaml holds many more (flops_formula, sota, hardware, ...).
-constexpr std::array<std::string_view, 7> kKnownKeys = {"name",      "display_name", "precision", "regime",
-                                                       "tolerance", "forbidden",    "hardware"};
+constexpr std::array<std::string_view, 8> kKnownKeys = {"name",      "display_name", "precision", "regime",
+                                                       "tolerance", "forbidden",    "hardware",  "harness_mode"};
 
 bool isNumber(const YAML::Node &n) {
   double d = 0;
@@ -248,6 +248,13 @@ void readProblemYaml(ProblemContext &ctx, const fs::path &yamlPath) {
                  "`precision: " + ctx.precision +
                      "` is not a dtype kbaudit knows; the contract dtype comes from the reference's inputs");
     ctx.regime = r.scalar(root, "regime");
+    // How the grader runs the models: `eval` when it calls eval() before checking and timing
+    // (BatchNorm then normalises with running statistics on both sides); training mode otherwise.
+    if (const std::string mode = r.scalar(root, "harness_mode"); mode == "eval")
+      ctx.harnessCallsEval = true;
+    else if (!mode.empty() && mode != "train")
+      r.diagnose(root["harness_mode"], Severity::Warning, "problem-yaml-value",
+                 "`harness_mode: " + mode + "` is neither `train` nor `eval`; training mode is assumed");
     r.tolerance(root);
     r.forbidden(root);
     r.hardware(root);

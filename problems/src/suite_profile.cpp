@@ -167,7 +167,7 @@ public:
 
   SuiteProfile read() {
     onlyKeys(root_, "", {"id", "version", "name", "summary", "sources", "detect", "entry_points", "mandate", "terms",
-                         "precision", "weights", "inputs", "timing", "score"});
+                         "precision", "weights", "inputs", "timing", "score", "harness"});
     SuiteProfile p;
     p.id = text(root_["id"], "id", true);
     if (p.id.empty() || p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
@@ -193,10 +193,25 @@ public:
     p.inputs = text(root_["inputs"], "inputs", false);
     p.timing = text(root_["timing"], "timing", false);
     readScore(p);
+    readHarness(p);
     return p;
   }
 
 private:
+  void readHarness(SuiteProfile &p) {
+    const YAML::Node n = root_["harness"];
+    if (!n)
+      return;
+    onlyKeys(n, "harness", {"mode", "packages"});
+    if (n["mode"]) {
+      const std::string mode = text(n["mode"], "harness.mode", true);
+      if (mode != "train" && mode != "eval")
+        throw Bad{"harness.mode", "'" + mode + "' is not one of: train, eval"};
+      p.harnessEval = mode == "eval";
+    }
+    p.packages = texts(n["packages"], "harness.packages");
+  }
+
   void readSources(SuiteProfile &p) {
     const YAML::Node n = root_["sources"];
     if (!n || !n.IsSequence() || n.size() == 0)

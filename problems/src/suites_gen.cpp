@@ -83,6 +83,8 @@ std::string profileSource(const SuiteProfile &p) {
   out += "    p.weights = static_cast<WeightSharing>(" + std::to_string(static_cast<int>(p.weights)) + ");\n";
   out += "    p.inputs = " + literal(p.inputs) + ";\n";
   out += "    p.timing = " + literal(p.timing) + ";\n";
+  out += "    p.harnessEval = " + std::string(p.harnessEval ? "true" : "false") + ";\n";
+  out += "    p.packages = " + strings(p.packages) + ";\n";
   out += "    p.score.from = " + strings(p.score.from) + ";\n";
   out += "    p.score.baseline = " + literal(p.score.baseline) + ";\n";
   out += "    p.score.minSpeedup = " + number(p.score.minSpeedup) + ";\n";

@@ -12,6 +12,7 @@
 #include "rub_branch_work.h"
 
 #include "kbaudit/semantic/expr_query.h"
+#include "kbaudit/semantic/graded_path.h"
 #include "kbaudit/semantic/expr_reads.h"
 #include "kbaudit/semantic/module_state.h"
 #include "kbaudit/semantic/state_load.h"
@@ -169,6 +170,7 @@ private:
                           "state matches the reference only while it sits at its initial value",
                   extra ? Confidence::Low : Confidence::Medium);
     }
+    unappliedRandom(ctx, *cls, sink);
     for (DroppedModuleState &d : droppedModuleState(ref.facts, ref.modelClass + ".__init__", ctx.facts.python,
                                                     cls->name + ".__init__")) {
       if (!d.constantInit)
@@ -183,6 +185,70 @@ private:
                   "state keeps its initial value",
                   d.parameters ? Confidence::Medium : Confidence::Low);
     }
+  }
+
+  /// Random reference state (a layer's bias) whose value never reaches what the graded call
+  /// computes: the output then differs from the reference's by that bias, which passes only
+  /// because the tolerance hides it. A normalisation the reference applies afterwards may cancel
+  /// a per-channel bias exactly (a training-mode BatchNorm), so that is review.
+  static void unappliedRandom(const CheckContext &ctx, const py::Class &cls, FindingSink &sink) {
+    const problems::ReferenceSummary &ref = ctx.problem->reference;
+    const semantic::GradedPath path(forwardReach(ctx), harnessView(ctx));
+    const py::PythonFacts &py = ctx.facts.python;
+    const auto reads = [&](const std::string &name, bool whole) {
+      for (const py::Call &c : py.calls) {
+        if (!path.runs(c))
+          continue;
+        if (c.callee == name)
+          return true;
+        for (const py::Argument &a : c.args)
+          if (whole ? (a.value.resolved == name || a.value.text == name)
+                    : std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
+            return true;
+      }
+      for (const py::Assignment &a : py.assignments)
+        if (!whole && path.runs(a.function) && (a.stmt < 0 || path.statement(a.stmt).runs) &&
+            std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
+          return true;
+      for (const py::Return &r : py.returns)
+        if (path.runs(r.function) && std::find(r.value.names.begin(), r.value.names.end(), name) != r.value.names.end())
+          return true;
+      return false;
+    };
+    const bool mayCancel = normalisesAfterwards(ref.facts);
+    for (const semantic::UnappliedState &u : semantic::unappliedRandomState(
+             ref.facts, ref.modelClass + ".__init__", py, cls.name + ".__init__", cls.lines, reads)) {
+      std::string how;
+      switch (u.how) {
+      case semantic::UnappliedState::How::BuiltWithout:
+        how = "builds '" + u.state.substr(0, u.state.rfind('.')) + "' without the bias the reference's " + u.cls + " has";
+        break;
+      case semantic::UnappliedState::How::NeverRead:
+        how = "keeps '" + u.state + "' but nothing forward runs reads it";
+        break;
+      case semantic::UnappliedState::How::NoCounterpart:
+        how = "never builds the reference's '" + u.state.substr(0, u.state.rfind('.')) + "' (" + u.cls +
+              ") and draws fewer random tensors than it, so its bias '" + u.state + "' has no counterpart";
+        break;
+      }
+      sink.report(u.lines, {{"how", how}},
+                  mayCancel ? "the reference normalises afterwards, which can cancel a per-channel bias exactly"
+                            : "both models are built from the same seed: the reference adds this random bias and the "
+                              "solution does not, so the outputs agree only within the tolerance",
+                  mayCancel ? Confidence::Low : Confidence::Medium);
+    }
+  }
+
+  /// The reference normalises or takes a softmax (which a constant shift along its axis does not change).
+  static bool normalisesAfterwards(const py::PythonFacts &ref) {
+    for (const py::Call &c : ref.calls) {
+      const std::string_view r = c.resolved;
+      for (std::string_view n : {"BatchNorm", "GroupNorm", "InstanceNorm", "LayerNorm", "batch_norm", "group_norm",
+                                 "instance_norm", "layer_norm", "softmax", "log_softmax", "Softmax", "LogSoftmax"})
+        if (r.rfind("torch.", 0) == 0 && r.find(n) != std::string_view::npos)
+          return true;
+    }
+    return false;
   }
 
   static void report(FindingSink &sink, LineRange lines, const std::string &how, const std::string &renamed) {

@@ -7,6 +7,7 @@
 #include "kbaudit/facts.h"
 #include "kbaudit/rules/check.h"
 #include "kbaudit/semantic/forward_reach.h"
+#include "kbaudit/semantic/harness_conditions.h"
 
 namespace kbaudit::rules::timing {
 

@@ -4,11 +4,49 @@
 #include "forward_entry.h"
 #include "op_class.h"
 
+#include "kbaudit/semantic/graded_path.h"
+#include "kbaudit/semantic/kernel_sites.h"
+
 #include <algorithm>
 #include <set>
 
 namespace kbaudit::rules {
 namespace {
+
+/// The package that builds a kernel's module (cupy) is not installed where the suite grades:
+/// the import fails and the fallback runs.
+std::string missingPackage(const Facts &f, const kernels::Kernel &k, const problems::ProblemContext *problem) {
+  if (!problem || problem->packages.empty() || k.source < 0 ||
+      static_cast<std::size_t>(k.source) >= f.embedded.sources.size())
+    return {};
+  const int m = f.embedded.sources[static_cast<std::size_t>(k.source)].module;
+  if (m < 0 || f.embedded.modules[static_cast<std::size_t>(m)].builder != embed::ExtensionModule::Builder::Cupy)
+    return {};
+  for (const std::string &p : problem->packages)
+    if (p.rfind("cupy", 0) == 0)
+      return {};
+  return "it is built with cupy, which the " + problem->suite +
+         " grader's environment does not install, so the import fails and the fallback runs";
+}
+
+/// The source that could not be recovered at `lines` is handed to cupy, which the suite's
+/// environment does not install: whatever it holds never runs.
+bool unimportable(const Facts &f, LineRange lines, const problems::ProblemContext *problem) {
+  if (!problem || problem->packages.empty())
+    return false;
+  for (const std::string &p : problem->packages)
+    if (p.rfind("cupy", 0) == 0)
+      return false;
+  for (const embed::ExtensionModule &m : f.embedded.modules)
+    if (m.builder == embed::ExtensionModule::Builder::Cupy && m.lines.overlaps(lines))
+      return true;
+  return false;
+}
+
+LineRange moduleLines(const Facts &f, const kernels::Kernel &k) {
+  const int m = f.embedded.sources[static_cast<std::size_t>(k.source)].module;
+  return m >= 0 ? f.embedded.modules[static_cast<std::size_t>(m)].lines : LineRange{};
+}
 
 class Wrap001 final : public Check {
 public:
@@ -19,8 +57,23 @@ public:
     const kernels::KernelInventory &inv = f.kernels;
     if (!forwardFound(f, sink))
       return;
-    if (inv.anyReached())
-      return;
+    // A kernel runs when graded if it is reached, can be built and imported, and one of its
+    // launches sits on a path the harness's inputs and mode take (GradedPath).
+    const semantic::GradedPath path(forwardReach(ctx), harnessView(ctx));
+    std::string gated;
+    for (const kernels::Kernel &k : inv.kernels) {
+      if (!k.reachedFromForward || !missingPackage(f, k, ctx.problem).empty())
+        continue;
+      const std::vector<const py::Call *> sites = semantic::launchSites(f, k);
+      if (sites.empty())
+        return;
+      for (const py::Call *c : sites) {
+        if (path.runs(*c))
+          return;
+        if (gated.empty())
+          gated = "the kernel `" + k.name + "` is launched only " + path.whyNot(*c);
+      }
+    }
 
     const std::string entry = inv.entryPoints.front();
     const py::Function *forward = f.python.findFunction(entry);
@@ -45,6 +98,13 @@ public:
     for (const embed::ExtensionCall &c : f.embedded.calls) {
       if (!reachable.count(c.function))
         continue;
+      // A call into an extension that cannot build or import raises: it does no work.
+      const bool unbuildable = std::any_of(inv.builds.begin(), inv.builds.end(), [&](const kernels::ExtensionBuild &b) {
+        return b.module == c.module && c.module >= 0 &&
+               (b.outcome == kernels::BuildOutcome::Fails || b.outcome == kernels::BuildOutcome::NoModule);
+      });
+      if (unbuildable)
+        continue;
       note(c.lines);
       if (named.insert("ext." + c.exported).second)
         work += (work.empty() ? "" : ", ") + std::string("extension function ") + c.exported +
@@ -63,8 +123,31 @@ public:
 
     std::string reach = "no @triton.jit kernel, __global__ kernel or inline PTX";
     std::string uncertainty;
+    // Kernels whose extension cannot build or import never run: the fallback does the work.
+    const kernels::Kernel *unbuilt = nullptr;
+    std::string unbuiltReason;
+    LineRange unbuiltAt;
+    bool othersLive = false;
+    for (const kernels::Kernel &k : inv.kernels) {
+      std::string why = k.cannotRun.empty() ? missingPackage(f, k, ctx.problem) : k.cannotRun;
+      if (!why.empty()) {
+        if (!unbuilt) {
+          unbuilt = &k;
+          unbuiltReason = why;
+          unbuiltAt = k.cannotRun.empty() ? moduleLines(f, k) : k.buildLines;
+        }
+      } else if (!k.dead) {
+        othersLive = true;
+      }
+    }
     // Kernels nothing in the file ever names are dead code: they cannot be on a hidden path.
-    if (inv.liveKernels() > 0) {
+    if (!gated.empty()) {
+      reach = gated;
+    } else if (unbuilt && !othersLive) {
+      reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none of which can run: " + unbuiltReason;
+      if (unbuiltAt.valid())
+        evidence = unbuiltAt;
+    } else if (inv.liveKernels() > 0) {
       reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none reached from " + entry;
       uncertainty = "kernels exist but no static call path from forward reaches them";
     } else if (!inv.kernels.empty()) {
@@ -76,7 +159,7 @@ public:
                     "' whose code kbaudit does not see";
     } else {
       for (const Diagnostic &d : f.embedded.diagnostics)
-        if (d.code == "embed-unresolved") {
+        if (d.code == "embed-unresolved" && !unimportable(f, d.lines, ctx.problem)) {
           uncertainty = "an embedded source could not be recovered statically (line " +
                         std::to_string(d.lines.begin) + ")";
           break;

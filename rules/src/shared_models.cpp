@@ -2,6 +2,7 @@
 
 #include "kbaudit/rules/check.h"
 #include "kbaudit/semantic/forward_reach.h"
+#include "kbaudit/semantic/harness_conditions.h"
 
 namespace kbaudit::rules {
 
@@ -13,6 +14,13 @@ const semantic::ForwardReach &forwardReach(const CheckContext &ctx) {
         reference ? ctx.problem->reference.modelClass : std::string());
   }
   return *ctx.reach;
+}
+
+semantic::HarnessView harnessView(const CheckContext &ctx) {
+  semantic::HarnessView h;
+  if (ctx.problem && ctx.problem->harnessCallsEval)
+    h.training = false;
+  return h;
 }
 
 } // namespace kbaudit::rules

@@ -108,6 +108,12 @@ struct ProblemContext {
   /// The solution declares the precision it computes in (KernelBench-v3 `precision_used`):
   /// compute below `precision` breaks the contract even when its error fits the tolerance.
   bool precisionDeclared = false;
+  /// The harness switches the module to eval mode before it grades (problem.yaml `harness_mode:
+  /// eval`, or the suite profile's harness): BatchNorm then normalises with running statistics.
+  bool harnessCallsEval = false;
+  /// The packages the grader's environment installs (the suite profile's `harness.packages`);
+  /// empty when unknown.
+  std::vector<std::string> packages;
   /// The suite profile applied (its id and version), "" before applyProfile.
   std::string suite;
   unsigned suiteVersion = 0;

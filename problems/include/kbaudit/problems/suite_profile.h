@@ -121,6 +121,12 @@ struct SuiteProfile {
   WeightSharing weights = WeightSharing::StrictLoad;
   std::string inputs; ///< how inputs are made (seeds, regeneration per call, shapes), in words
   std::string timing; ///< how timing works (events, warm-up, L2 flush, graphs), in words
+  /// The grader calls eval() on the models before it checks and times them (`harness.mode:
+  /// eval`); training mode otherwise, in which BatchNorm uses each batch's statistics.
+  bool harnessEval = false;
+  /// The Python packages the grader's environment installs (`harness.packages`); empty when
+  /// the profile does not say. Code that needs another (cupy) falls back or fails there.
+  std::vector<std::string> packages;
   struct Score {
     /// Where the run's score is read from, in words and in order ("result.json: correct, shapes[].ms").
     std::vector<std::string> from;

@@ -18,7 +18,8 @@
 
 namespace kbaudit::semantic {
 class ForwardReach;
-}
+struct HarnessView;
+} // namespace kbaudit::semantic
 
 namespace kbaudit::rules {
 
@@ -34,6 +35,11 @@ struct CheckContext {
 /// The run's forward reach (semantic::ForwardReach over the solution and the reference's
 /// model class): built once per CheckContext.
 const semantic::ForwardReach &forwardReach(const CheckContext &ctx);
+
+/// How the run's harness calls the graded entry (semantic/harness_conditions.h): the suite
+/// profile's and problem's harness mode, else KernelBench's habits (inputs that do not require
+/// grad, no_grad, training mode).
+semantic::HarnessView harnessView(const CheckContext &ctx);
 
 using MessageVars = std::map<std::string, std::string>;
 
