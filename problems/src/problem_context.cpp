@@ -137,9 +137,11 @@ void applyProfile(ProblemContext &ctx, const SuiteProfile &profile) {
   ctx.suite = profile.id;
   ctx.suiteVersion = profile.version;
   ctx.weights = profile.weights;
+  const ModelMode stated = ctx.harness.mode;
+  ctx.harness = profile.harness;
+  if (ctx.harnessModeStated)
+    ctx.harness.mode = stated;
   ctx.precisionDeclared = profile.precisionDeclared;
-  ctx.harnessCallsEval = ctx.harnessCallsEval || profile.harnessEval;
-  ctx.packages = profile.packages;
   if (ctx.toleranceStated)
     return;
   const std::string contract = ctx.contractDtype();

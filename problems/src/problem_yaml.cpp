@@ -250,11 +250,13 @@ void readProblemYaml(ProblemContext &ctx, const fs::path &yamlPath) {
     ctx.regime = r.scalar(root, "regime");
     // How the grader runs the models: `eval` when it calls eval() before checking and timing
     // (BatchNorm then normalises with running statistics on both sides); training mode otherwise.
-    if (const std::string mode = r.scalar(root, "harness_mode"); mode == "eval")
-      ctx.harnessCallsEval = true;
-    else if (!mode.empty() && mode != "train")
+    if (const std::string mode = r.scalar(root, "harness_mode"); mode == "eval" || mode == "train") {
+      ctx.harness.mode = mode == "eval" ? ModelMode::Eval : ModelMode::Train;
+      ctx.harnessModeStated = true;
+    } else if (!mode.empty()) {
       r.diagnose(root["harness_mode"], Severity::Warning, "problem-yaml-value",
-                 "`harness_mode: " + mode + "` is neither `train` nor `eval`; training mode is assumed");
+                 "`harness_mode: " + mode + "` is neither `train` nor `eval`; the suite's mode is assumed");
+    }
     r.tolerance(root);
     r.forbidden(root);
     r.hardware(root);

@@ -65,7 +65,7 @@ public:
   std::string_view id() const override { return "RUB016"; }
 
   void run(const CheckContext &ctx, FindingSink &sink) const override {
-    if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->harnessCallsEval ||
+    if (!ctx.problem || !ctx.problem->reference.found || ctx.problem->evalMode() ||
         !referenceUsesBatchStatistics(ctx.problem->reference.facts))
       return;
     const semantic::ForwardReach &reach = forwardReach(ctx);

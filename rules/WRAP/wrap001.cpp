@@ -16,13 +16,13 @@ namespace {
 /// The package that builds a kernel's module (cupy) is not installed where the suite grades:
 /// the import fails and the fallback runs.
 std::string missingPackage(const Facts &f, const kernels::Kernel &k, const problems::ProblemContext *problem) {
-  if (!problem || problem->packages.empty() || k.source < 0 ||
+  if (!problem || problem->harness.packages.empty() || k.source < 0 ||
       static_cast<std::size_t>(k.source) >= f.embedded.sources.size())
     return {};
   const int m = f.embedded.sources[static_cast<std::size_t>(k.source)].module;
   if (m < 0 || f.embedded.modules[static_cast<std::size_t>(m)].builder != embed::ExtensionModule::Builder::Cupy)
     return {};
-  for (const std::string &p : problem->packages)
+  for (const std::string &p : problem->harness.packages)
     if (p.rfind("cupy", 0) == 0)
       return {};
   return "it is built with cupy, which the " + problem->suite +
@@ -32,9 +32,9 @@ std::string missingPackage(const Facts &f, const kernels::Kernel &k, const probl
 /// The source that could not be recovered at `lines` is handed to cupy, which the suite's
 /// environment does not install: whatever it holds never runs.
 bool unimportable(const Facts &f, LineRange lines, const problems::ProblemContext *problem) {
-  if (!problem || problem->packages.empty())
+  if (!problem || problem->harness.packages.empty())
     return false;
-  for (const std::string &p : problem->packages)
+  for (const std::string &p : problem->harness.packages)
     if (p.rfind("cupy", 0) == 0)
       return false;
   for (const embed::ExtensionModule &m : f.embedded.modules)

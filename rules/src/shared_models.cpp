@@ -18,7 +18,7 @@ const semantic::ForwardReach &forwardReach(const CheckContext &ctx) {
 
 semantic::HarnessView harnessView(const CheckContext &ctx) {
   semantic::HarnessView h;
-  if (ctx.problem && ctx.problem->harnessCallsEval)
+  if (ctx.problem && ctx.problem->evalMode())
     h.training = false;
   return h;
 }

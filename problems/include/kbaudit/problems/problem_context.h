@@ -105,15 +105,17 @@ struct ProblemContext {
   /// lacks are dropped silently; under same-seed construction nothing is copied at all.
   WeightSharing weights = WeightSharing::StrictLoad;
   bool lenientStateLoad() const { return weights == WeightSharing::LenientLoad; }
+  /// How the grader builds and calls the models (train or eval mode; who sees the inputs first):
+  /// unknown until a suite profile says (applyProfile). The runtime probes reproduce it.
+  HarnessFacts harness;
+  /// The mode came from the problem itself (problem.yaml `harness_mode`), which a suite
+  /// profile does not override.
+  bool harnessModeStated = false;
+  /// The grader runs the models in eval mode (BatchNorm normalises by its running statistics).
+  bool evalMode() const { return harness.mode == ModelMode::Eval; }
   /// The solution declares the precision it computes in (KernelBench-v3 `precision_used`):
   /// compute below `precision` breaks the contract even when its error fits the tolerance.
   bool precisionDeclared = false;
-  /// The harness switches the module to eval mode before it grades (problem.yaml `harness_mode:
-  /// eval`, or the suite profile's harness): BatchNorm then normalises with running statistics.
-  bool harnessCallsEval = false;
-  /// The packages the grader's environment installs (the suite profile's `harness.packages`);
-  /// empty when unknown.
-  std::vector<std::string> packages;
   /// The suite profile applied (its id and version), "" before applyProfile.
   std::string suite;
   unsigned suiteVersion = 0;
