@@ -1,0 +1,24 @@
+"""A KernelBench-style problem module: exact GELU over a batch of rows (test problem)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.gelu(x)
+
+
+batch_size = 4096
+dim = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
