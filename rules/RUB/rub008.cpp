@@ -201,8 +201,10 @@ private:
           continue;
         if (c.callee == name)
           return true;
+        // Whole: the module itself handed on (`f(self.conv)`, or a local bound to it); an
+        // attribute of it (`self.conv.weight`) resolves to the module but is not all of it.
         for (const py::Argument &a : c.args)
-          if (whole ? (a.value.resolved == name || a.value.text == name)
+          if (whole ? (a.value.text == name || (a.value.kind == py::ExprKind::Name && a.value.resolved == name))
                     : std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
             return true;
       }
@@ -211,7 +213,9 @@ private:
             std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
           return true;
       for (const py::Return &r : py.returns)
-        if (path.runs(r.function) && std::find(r.value.names.begin(), r.value.names.end(), name) != r.value.names.end())
+        if (path.runs(r.function) && (whole ? r.value.text == name
+                                            : std::find(r.value.names.begin(), r.value.names.end(), name) !=
+                                                  r.value.names.end()))
           return true;
       return false;
     };

@@ -101,9 +101,12 @@ public:
           break;
         }
     }
+    // A value taken from the running statistics without a call (`mean, var = bn.running_mean,
+    // bn.running_var`); where a call takes them, the call decided above.
     for (const py::Assignment &a : py.assignments)
       if (a.stmt >= 0 && path.runs(a.function) && path.statement(a.stmt).runs && readsRunningStatistics(a.value) &&
-          !a.target.ends_with("running_mean") && !a.target.ends_with("running_var"))
+          !a.target.ends_with("running_mean") && !a.target.ends_with("running_var") &&
+          !anyCallTakes(py, py.statements[static_cast<std::size_t>(a.stmt)]))
         report(a.lines, "`" + a.target + "` is computed from the running statistics");
   }
 
@@ -117,6 +120,14 @@ private:
     for (const py::Expr *v : reach.bindings(c.receiver, c.function))
       if (v->kind == py::ExprKind::Call && isBatchNormModule(v->resolved))
         return true;
+    return false;
+  }
+
+  static bool anyCallTakes(const py::PythonFacts &py, const py::Stmt &st) {
+    for (int ci : st.calls)
+      for (const py::Argument &a : py.calls[static_cast<std::size_t>(ci)].args)
+        if (readsRunningStatistics(a.value))
+          return true;
     return false;
   }
 

@@ -85,6 +85,10 @@ private:
             replay = &call;
           continue;
         }
+        // A copy only in a first-call arm (`if (!g_exec) { copy; capture; }`) feeds the capture,
+        // not the later replays.
+        if (call.underStateTest)
+          continue;
         if (call.category == cxx::CallCategory::Memory || callee.find("copy_") != std::string::npos ||
             callee.find("SetParams") != std::string::npos || callee.find("ExecUpdate") != std::string::npos)
           fresh = true;

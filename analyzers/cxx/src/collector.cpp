@@ -187,6 +187,43 @@ Context Collector::contextOf(const DynTypedNode &node) {
 }
 
 namespace {
+/// Whether an expression reads a variable with static storage that is not const.
+bool readsMutableStatic(const Stmt *s) {
+  if (!s)
+    return false;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      if (var->hasGlobalStorage() && !var->getType().isConstQualified())
+        return true;
+  for (const Stmt *child : s->children())
+    if (readsMutableStatic(child))
+      return true;
+  return false;
+}
+} // namespace
+
+// Up the chain of single parents to the function: an `if` arm (not its test) whose test reads
+// static state marks a call that runs on some calls only (the first, typically).
+bool Collector::underStateTest(const Stmt &s) {
+  DynTypedNode child = DynTypedNode::create(s);
+  for (int steps = 0; steps < 256; ++steps) {
+    const DynTypedNodeList parents = ctx_.getParents(child);
+    if (parents.empty())
+      return false;
+    const DynTypedNode parent = parents[0];
+    if (parent.get<FunctionDecl>() || parent.get<LambdaExpr>())
+      return false;
+    if (const auto *ifs = parent.get<IfStmt>()) {
+      const Stmt *c = child.get<Stmt>();
+      if (c && (c == ifs->getThen() || c == ifs->getElse()) && readsMutableStatic(ifs->getCond()))
+        return true;
+    }
+    child = parent;
+  }
+  return false;
+}
+
+namespace {
 bool isInstantiation(TemplateSpecializationKind kind) {
   return kind == TSK_ImplicitInstantiation || kind == TSK_ExplicitInstantiationDefinition;
 }
@@ -487,6 +524,7 @@ void Collector::onInstantiatedCall(const CallExpr &call) {
   c.member = isa<CXXMemberCallExpr>(call) || (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fd));
   c.arguments = args;
   c.lines = lines;
+  c.underStateTest = underStateTest(call);
   out_.calls.push_back(std::move(c));
 }
 
@@ -511,6 +549,7 @@ void Collector::onResolvedCall(const CallExpr &call, const FunctionDecl &fd, con
     c.member = isa<CXXMemberCallExpr>(call) || (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fd));
     c.arguments = args;
     c.lines = linesOf(call.getSourceRange());
+    c.underStateTest = underStateTest(call);
     if (*category == CallCategory::Dispatch) {
       // The dispatch's name says which reduced types the kernel is instantiated for.
       const llvm::StringRef n = c.callee;

@@ -129,6 +129,7 @@ private:
 
   // --- helpers ----------------------------------------------------------------------
   Context contextOf(const DynTypedNode &node);
+  bool underStateTest(const Stmt &s);
   template <class T> Context contextOf(const T &node) { return contextOf(DynTypedNode::create(node)); }
   std::string lambdaName(const LambdaExpr &lambda);
   std::string functionName(const FunctionDecl &fd);

@@ -114,4 +114,49 @@ std::vector<UnreadInput> unreadEntryInputs(const GradedEntry &entry, const py::F
   return out;
 }
 
+namespace {
+
+bool nestedIn(const std::string &inner, const std::string &outer) {
+  return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 && inner[outer.size()] == '.';
+}
+
+/// The def `outer` returns, when it returns a def nested in it (`return bind`).
+const py::Function *returnedDef(const py::PythonFacts &facts, const py::Function &outer) {
+  for (const py::Return &r : facts.returns)
+    if (r.function == outer.qualname && r.value.kind == py::ExprKind::Name)
+      if (const py::Function *f = facts.findFunction(outer.qualname + "." + r.value.text))
+        return f;
+  return nullptr;
+}
+
+} // namespace
+
+bool replacedByDecorator(const py::PythonFacts &facts, const py::Function &fn) {
+  for (const py::Decorator &d : fn.decorators) {
+    const py::Function *deco = facts.findFunction(d.resolved);
+    if (!deco)
+      continue;
+    // `@deco` hands fn to deco; `@deco(args)` hands it to the def deco returns.
+    const bool called = d.text.find('(') != std::string::npos;
+    const py::Function *receiver = called ? returnedDef(facts, *deco) : deco;
+    if (!receiver || receiver->params.empty())
+      continue;
+    const std::string &decorated = receiver->params.front();
+    // Does anything built around it call the decorated function?
+    bool callsIt = false;
+    for (const py::Call &c : facts.calls)
+      if ((c.function == receiver->qualname || nestedIn(c.function, receiver->qualname)) && c.callee == decorated)
+        callsIt = true;
+    // A pass-through hands the function itself back (`return fn`).
+    for (const py::Return &r : facts.returns)
+      if ((r.function == receiver->qualname || nestedIn(r.function, receiver->qualname)) && r.value.text == decorated)
+        callsIt = true;
+    const bool wraps = std::any_of(facts.functions.begin(), facts.functions.end(),
+                                   [&](const py::Function &f) { return nestedIn(f.qualname, receiver->qualname); });
+    if (wraps && !callsIt)
+      return true;
+  }
+  return false;
+}
+
 } // namespace kbaudit::semantic

@@ -1,6 +1,8 @@
 #include "kbaudit/semantic/harness_conditions.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace kbaudit::semantic {
 namespace {
@@ -38,10 +40,50 @@ ConditionReading readComparison(const py::CondNode &n, const HarnessView &h, con
   return {};
 }
 
-ConditionReading readAtom(const py::CondNode &n, const HarnessView &h, const SolutionView &s) {
-  if (!n.compareOp.empty())
+/// The truth of a literal: True/False, None, a number.
+std::optional<bool> literalTruth(const py::Expr &e) {
+  if (e.kind == py::ExprKind::Bool)
+    return e.text == "True";
+  if (e.kind == py::ExprKind::None)
+    return false;
+  if (e.kind == py::ExprKind::Number && e.number)
+    return *e.number != 0;
+  return std::nullopt;
+}
+
+ConditionReading readAtom(const py::CondNode &n, const HarnessView &h, const SolutionView &s, const std::string &fn,
+                          int depth);
+
+/// The value an atom names: a constructor's literal, or a local bound once.
+const py::Expr *boundValue(const py::Expr &e, const SolutionView &s, const std::string &fn) {
+  const std::string &name = e.resolved.empty() ? e.text : e.resolved;
+  if (auto it = s.constants.find(name); it != s.constants.end())
+    return &it->second;
+  if (e.kind == py::ExprKind::Name)
+    if (auto it = s.locals.find(fn + "\n" + name); it != s.locals.end())
+      return &it->second;
+  return nullptr;
+}
+
+ConditionReading readAtom(const py::CondNode &n, const HarnessView &h, const SolutionView &s, const std::string &fn,
+                          int depth) {
+  if (!n.compareOp.empty()) {
+    // `self.graph is None` with a constant `self.graph`.
+    if ((n.compareOp == "is" || n.compareOp == "is not") && n.right.kind == py::ExprKind::None)
+      if (const py::Expr *v = boundValue(n.left, s, fn))
+        if (v->kind == py::ExprKind::None || literalTruth(*v))
+          return known((v->kind == py::ExprKind::None) == (n.compareOp == "is"), {});
     return readComparison(n, h, s);
+  }
   const py::Expr &e = n.atom;
+  if (depth < 4 && (e.kind == py::ExprKind::Name || e.kind == py::ExprKind::Attribute))
+    if (const py::Expr *v = boundValue(e, s, fn)) {
+      if (std::optional<bool> t = literalTruth(*v))
+        return known(*t, {});
+      py::CondNode bound;
+      bound.atom = *v;
+      return readAtom(bound, h, s, fn, depth + 1);
+    }
   if (e.kind == py::ExprKind::Bool)
     return known(e.text == "True", {});
   if (e.kind == py::ExprKind::Call) {
@@ -70,15 +112,16 @@ ConditionReading readAtom(const py::CondNode &n, const HarnessView &h, const Sol
   return {};
 }
 
-ConditionReading readNode(const std::vector<py::CondNode> &cond, int i, const HarnessView &h, const SolutionView &s) {
+ConditionReading readNode(const std::vector<py::CondNode> &cond, int i, const HarnessView &h, const SolutionView &s,
+                          const std::string &fn) {
   if (i < 0 || static_cast<std::size_t>(i) >= cond.size())
     return {};
   const py::CondNode &n = cond[static_cast<std::size_t>(i)];
   switch (n.op) {
   case py::CondNode::Op::Atom:
-    return readAtom(n, h, s);
+    return readAtom(n, h, s, fn, 0);
   case py::CondNode::Op::Not: {
-    ConditionReading r = readNode(cond, n.kids.empty() ? -1 : n.kids[0], h, s);
+    ConditionReading r = readNode(cond, n.kids.empty() ? -1 : n.kids[0], h, s, fn);
     r.outcome = negate(r.outcome);
     return r;
   }
@@ -88,7 +131,7 @@ ConditionReading readNode(const std::vector<py::CondNode> &cond, int i, const Ha
     const Outcome decides = n.op == py::CondNode::Op::And ? Outcome::False : Outcome::True;
     ConditionReading out{n.op == py::CondNode::Op::And ? Outcome::True : Outcome::False, false, {}};
     for (int k : n.kids) {
-      ConditionReading r = readNode(cond, k, h, s);
+      ConditionReading r = readNode(cond, k, h, s, fn);
       out.state = out.state || r.state;
       if (r.outcome == decides)
         return ConditionReading{decides, out.state, r.why};
@@ -116,12 +159,38 @@ SolutionView solutionView(const py::PythonFacts &facts, const std::set<std::stri
   for (const py::Assignment &a : facts.assignments)
     if (a.kind == py::Assignment::TargetKind::Name && a.function.empty())
       moduleNames.insert(a.target);
+  std::map<std::string, int> selfWrites, localWrites;
   for (const py::Assignment &a : facts.assignments) {
-    if (a.kind == py::Assignment::TargetKind::SelfAttribute)
-      v.writtenState.insert(a.target);
-    else if (a.kind == py::Assignment::TargetKind::Name && !a.function.empty() && moduleNames.count(a.target))
-      v.writtenState.insert(a.target);
+    const bool constructor = a.function.ends_with(".__init__");
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute) {
+      ++selfWrites[a.target];
+      if (!constructor)
+        v.writtenState.insert(a.target);
+    } else if (a.kind == py::Assignment::TargetKind::Subscript && !constructor && a.target.starts_with("self.")) {
+      // `self.graphs[key] = g` outside the constructor writes `self.graphs`.
+      v.writtenState.insert(a.target.substr(0, a.target.find('[')));
+    } else if (a.kind == py::Assignment::TargetKind::Name && !a.function.empty()) {
+      ++localWrites[a.function + "\n" + a.target];
+      if (moduleNames.count(a.target))
+        v.writtenState.insert(a.target);
+    }
   }
+  for (const py::Assignment &a : facts.assignments) {
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.function.ends_with(".__init__") &&
+        selfWrites[a.target] == 1 && a.op == "=" && literalTruth(a.value))
+      v.constants.emplace(a.target, a.value);
+    if (a.kind == py::Assignment::TargetKind::SelfAttribute && a.function.ends_with(".__init__") &&
+        selfWrites[a.target] == 1 && a.op == "=" && a.value.kind == py::ExprKind::None)
+      v.constants.emplace(a.target, a.value);
+    if (a.kind == py::Assignment::TargetKind::Name && !a.function.empty() && a.op == "=" &&
+        localWrites[a.function + "\n" + a.target] == 1)
+      v.locals.emplace(a.function + "\n" + a.target, a.value);
+  }
+  // A container the solution fills in place (`self.cache.setdefault(k, g)`) is state too.
+  for (const py::Call &c : facts.calls)
+    if (!c.function.ends_with(".__init__") && c.receiver.starts_with("self.") &&
+        (c.method == "setdefault" || c.method == "update" || c.method == "append" || c.method == "__setitem__"))
+      v.writtenState.insert(c.receiver);
   for (const py::Call &c : facts.calls) {
     if (!c.function.ends_with(".__init__") || c.receiver != "self")
       continue;
@@ -136,7 +205,7 @@ SolutionView solutionView(const py::PythonFacts &facts, const std::set<std::stri
 ConditionReading readCondition(const py::Branch &b, const HarnessView &harness, const SolutionView &solution) {
   if (b.cond.empty())
     return {};
-  return readNode(b.cond, 0, harness, solution);
+  return readNode(b.cond, 0, harness, solution, b.function);
 }
 
 } // namespace kbaudit::semantic

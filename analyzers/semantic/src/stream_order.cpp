@@ -490,8 +490,21 @@ private:
   /// Bindings made by the statement: `s = torch.cuda.current_stream()` binds the current
   /// stream at this point; `ev = s.record_event()` the event the call recorded.
   States assignments(const py::Stmt &st, States states) {
+    // `main, helper = self.streams`: the targets unpacked from one value, each its element.
+    std::map<std::string, int> unpacked;
+    for (int ai : st.assignments)
+      ++unpacked[py_.assignments[static_cast<std::size_t>(ai)].value.text];
+    std::map<std::string, int> position;
     for (int ai : st.assignments) {
       const py::Assignment &a = py_.assignments[static_cast<std::size_t>(ai)];
+      if (unpacked[a.value.text] > 1 && a.kind == py::Assignment::TargetKind::Name) {
+        const int element = streams_.element(a.value, position[a.value.text]++, a.function);
+        if (element >= 0) {
+          for (PathState &s : states)
+            s.names[streams::StreamNames::nameKey(a.target, a.function)] = element;
+          continue;
+        }
+      }
       if (a.kind == py::Assignment::TargetKind::Subscript) // `self.static_x[:] = x`
         for (PathState &s : states)
           s.copiedIn = true;

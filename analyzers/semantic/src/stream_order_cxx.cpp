@@ -139,8 +139,11 @@ void exportEscapes(const Facts &f, const cxx::ExportedFunction &ex, StreamOrder 
       // The waiting stream is ordered after the event; only a wait by another stream than the
       // work's own (the caller's, or one the caller's stream waits for in turn) joins it.
       const std::string waiter = normalized(arg(c, 0));
+      // A pool stream's variable is not known, so only a stream the export names as created
+      // (or keeps in a global) counts as another side stream here.
+      const bool waiterIsSide = created.count(waiter) || heldInGlobal(f, waiter);
       for (std::size_t i : events[normalized(arg(c, 1))])
-        if (pending[i].stream != waiter && !sideStream(waiter))
+        if (pending[i].stream != waiter && !waiterIsSide)
           pending[i].joined = true;
     }
   }

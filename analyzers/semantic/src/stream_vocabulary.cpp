@@ -259,6 +259,16 @@ int StreamNames::evaluateHandle(const py::Expr &e, const Bound &bound, int cur, 
   return intern("?" + e.text, e.text, false);
 }
 
+int StreamNames::element(const py::Expr &list, int index, const std::string &from) {
+  if (list.kind != py::ExprKind::Name && list.kind != py::ExprKind::Attribute)
+    return -1;
+  const std::string name = list.resolved.empty() ? list.text : list.resolved;
+  if (fromBindings(name, from, true) < 0)
+    return -1;
+  const std::string key = name + "[" + std::to_string(index) + "]";
+  return intern(key, key, true);
+}
+
 bool StreamNames::boundToEvent(std::string_view name, const std::string &from) const {
   for (const py::Expr *v : reach_.bindings(name, from))
     if (v->kind == py::ExprKind::Call && (among(kEvents, v->resolved) || v->resolved.ends_with("record_event")))

@@ -68,6 +68,10 @@ public:
   /// `s.cuda_stream`, `torch.cuda.current_stream().cuda_stream`: the stream a raw handle names.
   int evaluateHandle(const py::Expr &e, const Bound &bound, int cur, const std::string &from);
 
+  /// Element `index` of a list of streams the code creates (`self.streams = [Stream(), Stream()]`),
+  /// each a side stream of its own; -1 when `list` is not one.
+  int element(const py::Expr &list, int index, const std::string &from);
+
   bool boundToEvent(std::string_view name, const std::string &from) const;
 
   std::string spelled(int id) const;

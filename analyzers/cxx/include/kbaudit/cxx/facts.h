@@ -196,6 +196,9 @@ struct CxxCall {
   /// False when the call was recovered from a parse error or lexically (the callee's
   /// declaration is missing); `callee` is then the name as written.
   bool resolved = true;
+  /// Inside an arm of an `if` whose test reads a mutable static (`if (!g_exec) { ... }`): a
+  /// first-call arm, so the call does not run on every call.
+  bool underStateTest = false;
   int source = -1;
   LineRange lines;
 };

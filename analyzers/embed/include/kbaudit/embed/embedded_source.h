@@ -56,16 +56,16 @@ struct EmbeddedSource {
 struct ExtensionModule {
   /// What builds it.
   enum class Builder { LoadInline, Load, Cupy, Jiterator, Other };
-  Builder builder = Builder::Other;
   std::string name;                   ///< name= argument, "" if unknown
   std::string boundTo;                ///< Python name holding the module ("_ext", "self.ext"), "" if unknown
   std::vector<std::string> functions; ///< functions= list of load_inline (exports it generates)
+  std::string function;               ///< Python function building it ("" at module level)
+  LineRange lines;
+  Builder builder = Builder::Other;
   /// load_inline was given functions= (it generates a PYBIND11_MODULE only then).
   bool functionsGiven = false;
   /// Every source argument folded to static text: the build sees what kbaudit sees.
   bool sourcesComplete = true;
-  std::string function;               ///< Python function building it ("" at module level)
-  LineRange lines;
 };
 
 /// A Python call of a function exported by an extension module: `_ext.gemm(a, b)`.

@@ -35,6 +35,13 @@ struct GradedEntry {
 /// found by fallback) and for a `kernel` that is itself a JIT kernel (`@triton.jit def kernel`).
 std::optional<GradedEntry> gradedEntry(const Facts &facts);
 
+/// A decorator of `fn` replaces it with a function that never calls it: a decorator of this
+/// file whose wrapper (the def it, or the def it returns, builds around the decorated function)
+/// calls something else (`@implemented_by(_impl)`, a wrapper that runs `_impl(self, *args)`).
+/// The body of `fn` is then not what the harness calls. A pass-through decorator, or one whose
+/// wrapper calls the decorated function, does not replace it.
+bool replacedByDecorator(const py::PythonFacts &facts, const py::Function &fn);
+
 /// The reference's function the grader compares `entry` with: the same method of the
 /// reference's model class (Module), module-level `ref_kernel` (CustomKernel); nullptr when
 /// the reference has none, and for OutputKernel (no reference layout is known for it).

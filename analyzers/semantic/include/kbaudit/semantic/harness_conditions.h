@@ -10,6 +10,7 @@
 
 #include "kbaudit/python/facts.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -41,8 +42,15 @@ struct ConditionReading {
 struct SolutionView {
   std::set<std::string> inputs;   ///< the entry point's parameter names (without self)
   bool evalInConstructor = false; ///< `self.eval()` / `self.train(False)` in `__init__`
-  /// Attributes (`self.x`) and module globals some function of the file assigns.
+  /// Attributes (`self.x`) and module globals that a function other than a constructor assigns:
+  /// state that changes between calls.
   std::set<std::string, std::less<>> writtenState;
+  /// Attributes a constructor sets once, to a literal (`self.fast_path = True`, `self.graph =
+  /// None`), and nothing else assigns: configuration with a known value.
+  std::map<std::string, py::Expr, std::less<>> constants;
+  /// Local names bound once in a function to a value (`needs = torch.is_grad_enabled()`),
+  /// keyed by "function\nname": a test on the name is a test on the value.
+  std::map<std::string, py::Expr, std::less<>> locals;
 };
 
 SolutionView solutionView(const py::PythonFacts &facts, const std::set<std::string> &inputs);
