@@ -271,7 +271,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
   // Crashing Clang on purpose (exponential macros, absurd nesting), nesting Python past the
   // walkers' limit or building a source past the evaluator's budget must not hide what the
   // source does: with those facts missing, no clean verdict is proven.
-  const std::vector<std::string> seen = visibilityGaps(facts);
+  const std::vector<std::string> seen = visibilityGaps(facts, problem);
   gaps.insert(gaps.end(), seen.begin(), seen.end());
   if (gaps.empty())
     return synthesizeFromFindings(run, facts, results, problem, version, suite);
