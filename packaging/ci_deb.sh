@@ -21,7 +21,7 @@ depends=$(dpkg-deb --field "$deb" Depends)
 echo "ci_deb: Depends: $depends"
 
 # action.yml's comment may name only packages the .deb depends on (it once listed three it lost).
-for pkg in $(sed -n 's/^#.*(\(lib[^)]*\)).*/\1/p' action.yml | tr ', ' '\n\n' | grep '^lib' || true); do
+for pkg in $(grep '^ *#' action.yml | grep -oE '\blib[a-z0-9.+-]*[0-9][a-z0-9.+-]*' | sort -u || true); do
   [[ $depends == *"$pkg"* ]] || { echo "ci_deb: action.yml names $pkg, which the .deb does not depend on" >&2; exit 1; }
 done
 

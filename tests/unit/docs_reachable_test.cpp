@@ -31,8 +31,11 @@ TEST(DocsReachable, RelativeLinksResolveInsideTheRepository) {
   const std::regex link(R"(\]\(([^)\s]+)\))");
   const fs::path root = fs::canonical(kSource);
   unsigned checked = 0;
+  // Code is not prose: `kernel[grid](...)` in a code span or block is no link.
+  const std::regex fenced("```[^`]*```"), span("`[^`\n]*`");
   for (const fs::path &page : pages()) {
-    const std::string text = kbaudit::test::readFile(page);
+    const std::string text =
+        std::regex_replace(std::regex_replace(kbaudit::test::readFile(page), fenced, ""), span, "");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator(); ++it) {
       std::string target = (*it)[1].str();
       if (target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0 || target.rfind("mailto:", 0) == 0 ||

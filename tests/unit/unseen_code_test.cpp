@@ -54,11 +54,11 @@ void expectUnseen(const Checked &c, const std::string &reason) {
 }
 
 TEST(UnseenCode, ASyntaxErrorThatHidesForwardIsNotClean) {
-  // The class header lacks its ')': tree-sitter's recovery leaves no ModelNew.forward, so every
-  // rule that follows forward was skipped; this used to be `clean`, exit 0.
-  const Checked c = check("import torch\n\n"
-                          "class ModelNew(torch.nn.Module:\n"
-                          "    def forward(self, a, b):\n"
+  // forward's header lacks its ':': tree-sitter's recovery leaves no ModelNew.forward, so every
+  // rule that follows forward was skipped; this was `clean`, `complete: true`, exit 0.
+  const Checked c = check("import torch\n\n\n"
+                          "class ModelNew(torch.nn.Module):\n"
+                          "    def forward(self, a, b)\n"
                           "        return torch.matmul(a, b)\n");
   expectUnseen(c, "could not parse");
 }
