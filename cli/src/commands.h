@@ -7,6 +7,7 @@
 namespace kbaudit::cli {
 
 int cmdCheck(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdBaseline(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdAudit(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
