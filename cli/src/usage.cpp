@@ -84,6 +84,11 @@ const std::vector<CommandHelp> kCommands = {
      "audit every run under RUNS_DIR, one <run_id>.yaml annotation each", kAuditOptions},
     {"probe", "FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S] [--seeds 0,1,2]",
      "only the sandboxed runtime probes", kProbeOptions},
+    {"cuda-translate", "IN OUT [--cpp] [--fast-math] [--file-name NAME]",
+     "translate one CUDA unit for the runtime probes' CPU runner (JSON report on stdout)",
+     "  --cpp                    a C++ unit (host code only: the device mapping)\n"
+     "  --fast-math              nvcc's --use_fast_math (expf -> __expf, ...)\n"
+     "  --file-name NAME         the name #line gives the translated unit (default IN)\n"},
     {"score", "--truth DIR --pred DIR", "compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)",
      "  --truth DIR              human annotations\n  --pred DIR               kbaudit's annotations\n"},
     {"report", "ANNOTATIONS_DIR [--html OUT.html] [--csv OUT.csv] [--truth DIR] [--title TEXT]",
