@@ -106,6 +106,11 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
   req.view = FilesystemView{{run.root}, {run.root / "tmp"}};
   for (const fs::path &p : run.readOnly)
     req.view->readOnly.insert(req.view->readOnly.begin(), p);
+  // The CPU runner's translator (cuda_cpu.py runs `kbaudit cuda-translate`), read-only.
+  std::error_code ec;
+  const bool translator = !cuda && !options.translator.empty() && fs::is_regular_file(options.translator, ec);
+  if (translator)
+    req.view->readOnly.insert(req.view->readOnly.begin(), fs::absolute(options.translator, ec));
   if (run.witness >= 0)
     req.inheritFds = {{run.witness, kWitnessFd}};
   req.limits = options.limits;
@@ -134,9 +139,12 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
              {"OMP_NUM_THREADS", "1"},           {"MKL_NUM_THREADS", "1"},
              {"PYTHONHASHSEED", "0"},            {"TRITON_CACHE_DIR", (scratch / "triton").string()},
              {"TORCH_EXTENSIONS_DIR", (scratch / "torch_extensions").string()}};
-  // Without CUDA, Triton kernels run under Triton's interpreter (kbaudit_probe/cpu_mapping.py).
+  // Without CUDA, Triton kernels run under Triton's interpreter (kbaudit_probe/cpu_mapping.py)
+  // and CUDA C++ on the CPU runner (kbaudit_probe/cuda_cpu.py).
   if (!cuda)
     req.env["TRITON_INTERPRET"] = "1";
+  if (translator)
+    req.env["KBAUDIT_CUDA_TRANSLATOR"] = fs::absolute(options.translator, ec).string();
   if (const char *v = std::getenv("CUDA_VISIBLE_DEVICES"))
     req.env["CUDA_VISIBLE_DEVICES"] = v;
   return runSandboxed(req);
