@@ -403,7 +403,7 @@ class Builder:
             for src, obj, proc in procs:
                 out, err = proc.communicate(timeout=max(1, self.time_left()) if self.deadline else COMPILE_SECONDS)
                 if proc.returncode != 0:
-                    failures.append((src, first_error(err.decode("utf-8", "replace"))))
+                    failures.append((src, err.decode("utf-8", "replace")))
                 objects.append(obj)
         except BaseException:
             for _, _, proc in procs:
@@ -412,8 +412,8 @@ class Builder:
                     proc.wait()
             raise
         if failures:
-            src, error = failures[0]
-            raise CompileError("the CPU build of %s failed: %s" % (os.path.basename(src), error))
+            src, log = failures[0]
+            raise CompileError("the CPU build of %s failed: %s" % (os.path.basename(src), first_error(log)), src, log)
         from torch.utils import cpp_extension
 
         libs = ["-L" + p for p in cpp_extension.library_paths()]
@@ -427,17 +427,23 @@ class Builder:
 
 
 class CompileError(RuntimeError):
-    pass
+    """The CPU build of `source` failed; `log` is the compiler's output."""
+
+    def __init__(self, message, source="", log=""):
+        super().__init__(message)
+        self.source = source
+        self.log = log
 
 
 # ---------------------------------------------------------------------------- the harness's build
 class HarnessBuild:
-    """The extension's files built as the harness builds them: each CUDA unit by nvcc (front end
-    and device code generation, `-ptx`, for sm_90, or sm_90a where the call's flags ask for it),
-    each C++ unit by g++ (`-fsyntax-only`), with torch's flags (TORCH_EXTENSION_NAME, torch's and
-    Python's headers, COMMON_NVCC_FLAGS, -std=c++17) and the call's own. The compilers run in
-    the background while the CPU build goes on. `result()` is a dict: status built / failed /
-    unchecked, the first error and where it is, seconds, whether it came from the cache."""
+    """The extension's CUDA units built as the harness builds them: by nvcc (front end and device
+    code generation, `-ptx`, for sm_90, or sm_90a where the call's flags ask for it) with torch's
+    flags (TORCH_EXTENSION_NAME, torch's and Python's headers, COMMON_NVCC_FLAGS, -std=c++17) and
+    the call's own. nvcc runs in the background while the CPU build goes on. The C++ units are
+    g++'s in both builds: the CPU build's compile with torch's own torch/extension.h stands for
+    the harness's. `result()` is a dict: status built / failed / unchecked, the first error and
+    where it is, seconds, whether it came from the cache."""
 
     def __init__(self, build, notes, deadline=None):
         self.build = build
@@ -478,10 +484,33 @@ class HarnessBuild:
                 out.append((src, [nvcc, "-ptx", "-arch=" + arch] + common +
                             ["-D" + d for d in NVCC_DEFINES] + ["--expt-relaxed-constexpr"] + kept + std +
                             [src, "-o", obj]))
-            elif src.endswith(CPP_SUFFIXES):
-                out.append((src, ["g++", "-fsyntax-only", "-fPIC", "-std=c++17"] + common +
-                            _split_flags(build["extra_cflags"]) + [src]))
+            # A C++ unit is compiled by g++ in the harness as in the CPU build, from the same file:
+            # the CPU build's own compile with torch/extension.h decides it (see build_extension).
         return out
+
+    def check_cpp(self, src):
+        """A C++ unit compiled as the harness compiles it (g++ -fsyntax-only, torch's C++ flags, the
+        call's extra_cflags, the untranslated file): run only when the CPU build of it failed,
+        to tell the solution's error from the CPU runner's. None when it compiles, else
+        (first error, file, line) when the error is in the extension's own files."""
+        from torch.utils import cpp_extension
+
+        build = self.build
+        argv = ["g++", "-fsyntax-only", "-fPIC", "-std=c++17", "-DTORCH_EXTENSION_NAME=%s" % build["name"],
+                "-DTORCH_API_INCLUDE_EXTENSION_H"] + ["-I" + p for p in build["extra_include_paths"]]
+        for p in cpp_extension.include_paths() + [sysconfig.get_paths()["include"]]:
+            argv += ["-isystem", p]
+        argv += _split_flags(build["extra_cflags"]) + [src]
+        left = (self.deadline - time.monotonic() - UNAVAILABLE_KEEP_SECONDS) if self.deadline else COMPILE_SECONDS
+        if left < 5:
+            return None
+        try:
+            proc = subprocess.run(argv, capture_output=True, timeout=left, cwd=os.path.dirname(src) or ".")
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if proc.returncode == 0:
+            return None
+        return own_first_error(proc.stderr.decode("utf-8", "replace"), build["sources"])
 
     def key(self, commands):
         h = hashlib.sha256(HARNESS_FORMAT.encode())
@@ -692,6 +721,18 @@ def build_extension(module, api_function, args, kwargs, solution_texts=(), notes
             result = load_library(torch, library, build["name"], build["is_python_module"])
     except CompileError as e:
         harness_verdict(UNAVAILABLE_KEEP_SECONDS)
+        if e.source.endswith(CPP_SUFFIXES):
+            # g++ is the harness's compiler for a C++ unit too: its verdict on the untranslated file.
+            error = harness.check_cpp(e.source)
+            if error is not None:
+                record = {"status": "failed", "compiler": "g++", "error": error[0], "source": error[1], "line": error[2],
+                          "name": build["name"]}
+                if error[2]:
+                    record["where"] = builder.where(error[1], error[2])
+                builds[-1] = record
+                notes.append("CUDA C++ extension %s does not build as the harness builds it (g++: %s)" % (
+                    build["name"], error[0]))
+                raise RuntimeError("Error building extension '%s': %s" % (build["name"], error[0]))
         return Unavailable(str(e))
     except (RuntimeError, OSError, ImportError) as e:
         harness_verdict(UNAVAILABLE_KEEP_SECONDS)
