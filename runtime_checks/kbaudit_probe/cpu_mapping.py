@@ -111,6 +111,8 @@ class Mapping:
         # it (cuda_cpu.HarnessBuild's result, with the extension's name).
         self.cuda_extensions = 0
         self.extension_builds = []
+        # Seconds spent building them (not the calls' own time, which the budget estimates from).
+        self.build_seconds = 0.0
         # Out-of-bounds stores of interpreted kernels, (kernel, bytes before, bytes after) -> times.
         self.out_of_bounds = {}
 
@@ -387,8 +389,12 @@ class Mapping:
 
         if self.deadline is not None:
             os.environ[cuda_cpu.DEADLINE_ENV] = repr(self.deadline)
-        result = cuda_cpu.build_extension(module, fn, args, kwargs, self.solution_texts(), self.notes, self.deadline,
-                                          self.extension_builds)
+        started = time.monotonic()
+        try:
+            result = cuda_cpu.build_extension(module, fn, args, kwargs, self.solution_texts(), self.notes, self.deadline,
+                                              self.extension_builds)
+        finally:
+            self.build_seconds += time.monotonic() - started
         if isinstance(result, cuda_cpu.Unavailable):
             reason = "the solution compiles CUDA C++ with %s that the CPU runner cannot run (%s)" % (api, result.reason)
             if not self.refused:

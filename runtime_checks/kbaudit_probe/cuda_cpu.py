@@ -45,8 +45,26 @@ import time
 
 TRANSLATOR_ENV = "KBAUDIT_CUDA_TRANSLATOR"
 DEADLINE_ENV = "KBAUDIT_CUDACPU_DEADLINE"
-HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cudacpu", "include")
-LIGHT_HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cudacpu", "include-light")
+# A copy of this package with precompiled light headers (build_pch), which kbaudit prepares once
+# per package and interpreter outside the sandbox and mounts read-only: the runtime's headers are
+# read from there (the same paths the precompiled headers were made from).
+HOME_ENV = "KBAUDIT_CUDACPU_HOME"
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _package_root():
+    home = os.environ.get(HOME_ENV, "")
+    if home and os.path.isdir(os.path.join(home, "kbaudit_probe", "cudacpu", "include")):
+        return os.path.join(home, "kbaudit_probe")
+    return PACKAGE
+
+
+HEADERS = os.path.join(_package_root(), "cudacpu", "include")
+LIGHT_HEADERS = os.path.join(_package_root(), "cudacpu", "include-light")
+# The light build's precompiled headers: one per set of defines (CUDA units get torch's nvcc ones).
+PCH_HEADER = "cudacpu_pch.h"
+PCH_VARIANTS = {"cuda": ("__CUDA_NO_HALF_OPERATORS__", "__CUDA_NO_HALF_CONVERSIONS__", "__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                         "__CUDA_NO_HALF2_OPERATORS__"), "cpp": ()}
 # What the light build (torch/types.h and operators, no pybind11) cannot compile.
 NEEDS_FULL_TORCH = re.compile(r"\b(?:py|pybind11)::(?!arg\b|arg_v\b|module_?\b)|\bPyObject\b|\bTHPVariable|"
                               r"\btorch::(?:nn|autograd|jit|optim|data|python)\b|<torch/(?:python|csrc/|all)|"
@@ -55,8 +73,7 @@ CUDA_SUFFIXES = (".cu", ".cuh")
 CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".c")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".cuh", ".inl", ".inc", ".hxx")
 # torch's COMMON_NVCC_FLAGS: what they define, the CPU build of a .cu defines too.
-NVCC_DEFINES = ("__CUDA_NO_HALF_OPERATORS__", "__CUDA_NO_HALF_CONVERSIONS__", "__CUDA_NO_BFLOAT16_CONVERSIONS__",
-                "__CUDA_NO_HALF2_OPERATORS__")
+NVCC_DEFINES = PCH_VARIANTS["cuda"]
 # The three lines load_inline puts before the cuda_sources, one before the cpp_sources.
 INLINE_CUDA_PRELUDE_LINES = 3
 INLINE_CPP_PRELUDE_LINES = 1
@@ -77,6 +94,9 @@ HARNESS_FORMAT = "kbaudit-harness-build 1"
 # (then the harness build alone decides whether the solution's fallback is what runs).
 HARNESS_KEEP_SECONDS = 45
 UNAVAILABLE_KEEP_SECONDS = 8
+# The ones of those that take their value as the next word.
+NVCC_VALUED_FLAGS = {"-gencode", "--generate-code", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-o",
+                     "--output-file"}
 # nvcc flags the harness check sets itself (one architecture, PTX only: no GPU and no fatbinary).
 NVCC_OWN_FLAGS = re.compile(r"^(-gencode|--generate-code|-arch|--gpu-architecture|-code|--gpu-code|-c|--compile|"
                             r"-dc|-dlink|-o|--output-file|-ptx|--ptx|-cubin|-fatbin)(=.*)?$")
@@ -204,6 +224,59 @@ def _fast_math(flags):
     return any(f in ("--use_fast_math", "-use_fast_math", "--use-fast-math") for f in _split_flags(flags))
 
 
+def base_flags(torch, variant, light=True, std="-std=c++17"):
+    """The flags every CPU build of a unit starts with, and the precompiled headers are made with."""
+    from torch.utils import cpp_extension
+
+    abi = int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True))
+    flags = [std, "-O2", "-fPIC", "-fno-strict-aliasing", "-w", "-DTORCH_API_INCLUDE_EXTENSION_H",
+             "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi] + ["-D" + d for d in PCH_VARIANTS[variant]]
+    flags += (["-I" + LIGHT_HEADERS] if light else []) + ["-I" + HEADERS]
+    flags += ["-isystem" + p for p in cpp_extension.include_paths()]
+    if not light:
+        flags += ["-isystem" + sysconfig.get_paths()["include"]]
+    return flags
+
+
+def precompiled_header(torch, variant):
+    """The light build's precompiled header of `variant` ($KBAUDIT_CUDACPU_HOME's, made by
+    build_pch for this torch), or None."""
+    home = os.environ.get(HOME_ENV, "")
+    if not home:
+        return None
+    header = os.path.join(home, "pch", variant, PCH_HEADER)
+    try:
+        with open(os.path.join(home, "pch", "torch_version")) as f:
+            made_for = f.read().strip()
+    except OSError:
+        return None
+    if made_for != torch.__version__ or not os.path.exists(header + ".gch"):
+        return None
+    return header
+
+
+def build_pch(home):
+    """Makes the light build's precompiled headers under `home` (a copy of this package):
+    kbaudit runs it once per package and interpreter, outside the sandbox (it compiles the
+    runtime's headers and torch's, nothing of a solution's). Returns 0 when both were made."""
+    import torch
+
+    for variant in PCH_VARIANTS:
+        folder = os.path.join(home, "pch", variant)
+        os.makedirs(folder, exist_ok=True)
+        header = os.path.join(folder, PCH_HEADER)
+        with open(header, "w") as f:
+            f.write("#include <cudacpu/prelude.h>\n#include <torch/types.h>\n#include <cudacpu/bind.h>\n")
+        proc = subprocess.run(["g++"] + base_flags(torch, variant) + ["-x", "c++-header", header, "-o", header + ".gch"],
+                              capture_output=True, timeout=COMPILE_SECONDS)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr.decode("utf-8", "replace")[-2000:])
+            return 1
+    with open(os.path.join(home, "pch", "torch_version"), "w") as f:
+        f.write(torch.__version__)
+    return 0
+
+
 class Builder:
     """One extension's CPU build (see the module's docstring)."""
 
@@ -219,6 +292,7 @@ class Builder:
         os.makedirs(self.root, exist_ok=True)
         self.units = []  # (original path, translated path, is_cuda, report)
         self.light = True  # the light build (see the module's docstring) until it needs torch's own headers
+        self.merge = True  # the light build's units as one translation unit, until they do not compile together
 
     # -------------------------------------------------------------- steps
     def time_left(self):
@@ -323,27 +397,35 @@ class Builder:
         return "line %d of %s" % (line, os.path.basename(path))
 
     def flags(self, is_cuda):
-        torch = self.torch
-        from torch.utils import cpp_extension
-
+        """g++'s flags for a unit. TORCH_EXTENSION_NAME and the operator namespace are defined in
+        the unit's wrapper file (`wrapper`), so the light build's precompiled headers stay valid."""
         build = self.build
         user = build["extra_cuda_cflags"] if is_cuda else build["extra_cflags"]
-        defines = ["-D" + d for d in NVCC_DEFINES] if is_cuda else []
+        variant = "cuda" if is_cuda else "cpp"
         # The call's own -D / -U come after torch's, as on nvcc's command line.
-        defines += _defines(user)
-        includes = (["-I" + LIGHT_HEADERS] if self.light else []) + ["-I" + HEADERS]
+        own = _defines(user)
+        std = _std(user)
+        flags = base_flags(self.torch, variant, self.light, std) + own
+        includes = []
         if os.path.isdir(getattr(self, "mirror", "")):
             includes += ["-I" + os.path.join(self.mirror, str(i)) for i in range(len(self.source_dirs))]
         includes += ["-I" + p for p in build["extra_include_paths"]]
         includes += ["-I" + p for p in _flag_values(_split_flags(user), "-I")]
         includes += ["-I" + d for d in getattr(self, "source_dirs", [])]
-        includes += ["-isystem" + p for p in cpp_extension.include_paths()]
-        if not self.light:
-            includes += ["-isystem" + sysconfig.get_paths()["include"]]
-        abi = int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True))
-        library = ["-DCUDACPU_LIBRARY=%s" % self.library_name()] if self.light else []
-        return ([_std(user), "-O2", "-fPIC", "-fno-strict-aliasing", "-w", "-DTORCH_EXTENSION_NAME=%s" % self.name,
-                 "-DTORCH_API_INCLUDE_EXTENSION_H", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi] + library + defines + includes)
+        pch = precompiled_header(self.torch, variant)
+        if self.light and pch and not own and std == "-std=c++17":
+            includes = ["-include", pch] + includes
+        return flags + includes
+
+    def wrapper(self, out):
+        """A file that defines what the build names and includes the translated unit `out`."""
+        path = out + ".build.cpp"
+        with open(path, "w") as f:
+            f.write("#define TORCH_EXTENSION_NAME %s\n" % self.name)
+            if self.light:
+                f.write("#define CUDACPU_LIBRARY %s\n" % self.library_name())
+            f.write('#include "%s"\n' % out)
+        return path
 
     def library_name(self):
         """The operator namespace of a light build: unique per build (a name torch accepts)."""
@@ -389,14 +471,31 @@ class Builder:
         if os.path.exists(library):
             self.notes.append("CUDA C++ extension %s: the CPU build of the same sources was cached" % self.name)
             return library
-        procs = []
         left = min(COMPILE_SECONDS, self.time_left())
         if left <= 1:
             raise TimeoutError("no time left to compile")
+        if self.light and len(self.units) > 1 and self.merge:
+            # One translation unit: torch's headers are parsed once, not once per unit. Units that
+            # do not compile together (a static helper both define) are compiled apart.
+            merged = os.path.join(self.root, "merged_%s.cpp" % key)
+            order = [u for u in self.units if u[2]] + [u for u in self.units if not u[2]]  # CUDA first
+            with open(merged, "w") as f:
+                for _, out, _, _ in order:
+                    f.write('#include "%s"\n' % out)
+            try:
+                return self.link([self.compile_units([(merged, merged, True)])[0]], library)
+            except CompileError as e:
+                self.merge = False
+                self.notes.append("CUDA C++ extension %s: its units compiled apart (together: %s)" % (self.name, str(e)[:200]))
+        return self.link(self.compile_units([(src, out, is_cuda) for src, out, is_cuda, _ in self.units]), library)
+
+    def compile_units(self, units):
+        """Compiles (source, translated file, is CUDA) in parallel; returns the object files."""
+        procs = []
         try:
-            for src, out, is_cuda, _ in self.units:
+            for src, out, is_cuda in units:
                 obj = out + ".o"
-                argv = ["g++", "-c", out, "-o", obj] + self.flags(is_cuda)
+                argv = ["g++", "-c", self.wrapper(out), "-o", obj] + self.flags(is_cuda)
                 procs.append((src, obj, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                          cwd=self.root)))
             objects, failures = [], []
@@ -414,6 +513,9 @@ class Builder:
         if failures:
             src, log = failures[0]
             raise CompileError("the CPU build of %s failed: %s" % (os.path.basename(src), first_error(log)), src, log)
+        return objects
+
+    def link(self, objects, library):
         from torch.utils import cpp_extension
 
         libs = ["-L" + p for p in cpp_extension.library_paths()]
@@ -436,6 +538,16 @@ class CompileError(RuntimeError):
 
 
 # ---------------------------------------------------------------------------- the harness's build
+def target_arch(flags):
+    """The GPU the call's own flags build for (`-gencode arch=compute_120,code=sm_120`,
+    `-arch=sm_90a`), else an H100's sm_90 (the architecture kbaudit's compiled front end uses)."""
+    for f in flags:
+        m = re.search(r"\bsm_(\d+[af]?)\b", f) or re.search(r"\bcompute_(\d+[af]?)\b", f)
+        if m:
+            return "sm_" + m.group(1)
+    return "sm_90"
+
+
 class HarnessBuild:
     """The extension's CUDA units built as the harness builds them: by nvcc (front end and device
     code generation, `-ptx`, for sm_90, or sm_90a where the call's flags ask for it) with torch's
@@ -447,6 +559,7 @@ class HarnessBuild:
 
     def __init__(self, build, notes, deadline=None):
         self.build = build
+        self.arch = target_arch(_split_flags(build["extra_cuda_cflags"]))
         self.notes = notes
         self.deadline = deadline
         self.procs = []
@@ -477,11 +590,18 @@ class HarnessBuild:
                 if nvcc is None:
                     return None
                 user = _split_flags(build["extra_cuda_cflags"])
-                arch = "sm_90a" if any("90a" in f for f in user) else "sm_90"
-                kept = [f for f in user if not NVCC_OWN_FLAGS.match(f)]
+                kept, skip = [], False
+                for f in user:
+                    if skip:  # the value of an architecture or output flag given apart (-gencode arch=...)
+                        skip = False
+                        continue
+                    if NVCC_OWN_FLAGS.match(f):
+                        skip = "=" not in f and f in NVCC_VALUED_FLAGS
+                        continue
+                    kept.append(f)
                 std = [] if any(f.startswith(("-std", "--std")) for f in kept) else ["-std=c++17"]
                 obj = os.path.join(self.dir, "%s.ptx" % hashlib.sha256(src.encode()).hexdigest()[:16])
-                out.append((src, [nvcc, "-ptx", "-arch=" + arch] + common +
+                out.append((src, [nvcc, "-ptx", "-arch=" + self.arch] + common +
                             ["-D" + d for d in NVCC_DEFINES] + ["--expt-relaxed-constexpr"] + kept + std +
                             [src, "-o", obj]))
             # A C++ unit is compiled by g++ in the harness as in the CPU build, from the same file:
@@ -581,7 +701,7 @@ class HarnessBuild:
                     proc.wait()
         seconds = time.monotonic() - self.started
         if failure is None:
-            outcome = {"status": "built", "seconds": round(seconds, 1)}
+            outcome = {"status": "built", "seconds": round(seconds, 1), "arch": self.arch}
         else:
             src, compiler, log = failure
             error = own_first_error(log, [s for s in self.build["sources"]])
@@ -592,7 +712,7 @@ class HarnessBuild:
                     compiler, first_error(log)[:200])}
             else:
                 outcome = {"status": "failed", "compiler": compiler, "error": error[0], "source": error[1],
-                           "line": error[2], "seconds": round(seconds, 1)}
+                           "line": error[2], "seconds": round(seconds, 1), "arch": self.arch}
         outcome.update({"format": HARNESS_FORMAT, "key": self.key_})
         if outcome["status"] != "unchecked":
             try:
@@ -654,6 +774,22 @@ def load_library(torch, path, name, is_python_module, operators=None):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def resolve_builds(builds, keep=5.0):
+    """The harness builds still going on beside the probes (build_extension left them pending),
+    each waited for while `keep` seconds of the budget remain: every record gets its status."""
+    for i, record in enumerate(builds):
+        harness = record.get("pending")
+        if harness is None:
+            continue
+        outcome = harness.result(keep)
+        resolved = dict(outcome, name=record["name"])
+        if outcome["status"] == "failed" and outcome.get("line"):
+            resolved["where"] = record["builder"].where(outcome["source"], outcome["line"])
+        resolved["after_probes"] = True
+        builds[i] = resolved
+    return builds
 
 
 def build_extension(module, api_function, args, kwargs, solution_texts=(), notes=None, deadline=None, builds=None):
@@ -741,7 +877,10 @@ def build_extension(module, api_function, args, kwargs, solution_texts=(), notes
         if "undefined symbol" in str(e):
             raise
         return Unavailable("the CPU build of extension %s failed to link or load: %s" % (build["name"], e))
-    harness_verdict()
+    # The CPU build worked: the harness's build goes on beside the probes, and resolve_builds
+    # reads its verdict when they are done (a CUDA unit that only nvcc rejects is rarer than
+    # one both compilers reject, which the CPU build's failure has already waited for above).
+    builds.append({"name": build["name"], "pending": harness, "builder": builder})
     launches = sum(r.get("launches", 0) for _, _, _, r in builder.units)
     notes.append("CUDA C++ extension %s ran on the CPU runner (%d units, %d kernel launches translated; built in %.1f s)"
                  % (build["name"], len(builder.units), launches, time.monotonic() - started))

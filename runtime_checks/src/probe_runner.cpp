@@ -5,6 +5,7 @@
 // its own, imports the reference alone and judges those outputs; its verdicts replace the
 // worker's claims, and a claim that does not hold is reported as tampering (judgement.cpp).
 
+#include "cudacpu_home.h"
 #include "embedded_probe.h"
 #include "kbaudit/runtime/lifetime.h"
 #include "kbaudit/runtime/probe.h"
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
@@ -73,6 +76,13 @@ std::vector<fs::path> interpreterView(const fs::path &python) {
   return out;
 }
 
+/// Whether a solution may build a torch extension at run time (what the CPU runner builds).
+bool buildsExtensions(const fs::path &solution) {
+  std::ifstream in(solution, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.find("cpp_extension") != std::string::npos || text.find("load_inline") != std::string::npos;
+}
+
 /// An unnamed file for the witness, in kbaudit's own private folder: no path leads to it.
 int witnessFile(const fs::path &dir) {
   int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -92,6 +102,7 @@ struct PackageRun {
   std::vector<std::string> extra;
   std::vector<fs::path> readOnly;
   int witness = -1;
+  fs::path cudaCpuHome; ///< the CPU runner's precompiled headers, when the run may build CUDA C++
 };
 
 SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, bool cuda, unsigned uid,
@@ -145,6 +156,10 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
     req.env["TRITON_INTERPRET"] = "1";
   if (translator)
     req.env["KBAUDIT_CUDA_TRANSLATOR"] = fs::absolute(options.translator, ec).string();
+  if (!cuda && !run.cudaCpuHome.empty()) {
+    req.view->readOnly.insert(req.view->readOnly.begin(), run.cudaCpuHome);
+    req.env["KBAUDIT_CUDACPU_HOME"] = run.cudaCpuHome.string();
+  }
   if (const char *v = std::getenv("CUDA_VISIBLE_DEVICES"))
     req.env["CUDA_VISIBLE_DEVICES"] = v;
   return runSandboxed(req);
@@ -180,7 +195,7 @@ void judge(RuntimeReport &report, int witness, const problems::ProblemContext &p
   ::lseek(witness, 0, SEEK_SET);
   const std::string secret = nonce();
   const SandboxResult run =
-      runPackage({root, {"--judge"}, interpreterView(options.python), witness}, options, cuda, uid, secret);
+      runPackage({root, {"--judge"}, interpreterView(options.python), witness, {}}, options, cuda, uid, secret);
   std::string why;
   if (!run.started)
     judgement.failure = "the judge could not be started: " + run.startError;
@@ -264,9 +279,17 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   if (witness < 0)
     report.notes.push_back(std::string("no witness file (") + std::strerror(errno) +
                            "): no probe result can be verified, so none clears a finding");
+  // A solution that may build CUDA C++ gets the CPU runner's precompiled headers (made now, once).
+  fs::path cudaHome;
+  if (!cuda && buildsExtensions(solutionFile)) {
+    std::string note;
+    cudaHome = detail::cudaCpuHome(options.python, interpreterView(options.python), note);
+    if (!note.empty())
+      report.notes.push_back(note);
+  }
   const std::string secret = nonce();
-  const SandboxResult run = runPackage({root, {"--run", runDir.string()}, interpreterView(options.python), witness},
-                                       options, cuda, uid, secret);
+  const SandboxResult run = runPackage(
+      {root, {"--run", runDir.string()}, interpreterView(options.python), witness, cudaHome}, options, cuda, uid, secret);
   report.isolation.insert(report.isolation.end(), run.isolation.begin(), run.isolation.end());
   report.seconds = static_cast<double>(run.elapsed.count()) / 1000.0;
   std::string why;
