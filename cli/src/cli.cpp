@@ -70,6 +70,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
   if (cmd == "report") return cmdReport(rest, out, err);
   if (cmd == "problem") return cmdProblem(rest, out, err);
   if (cmd == "probe") return cmdProbe(rest, out, err);
+  if (cmd == "cuda-translate") return cmdCudaTranslate(rest, out, err);
   if (cmd == "version" || cmd == "--version" || cmd == "-V") {
     out << "kbaudit " << versionLine() << "\n";
     return kExitClean;

@@ -145,6 +145,14 @@ std::vector<CommandSpec> makeSpecs() {
                                      "first: its profile's `harness:`; default: none, eval mode, order unknown)"}} +
                                 probeOptions(),
                             "exit: 0 nothing found, 1 a finding or an aborted probe, 3 probes unavailable"});
+  all.push_back(CommandSpec{"cuda-translate",
+                            "translate one CUDA unit for the runtime probes' CPU runner (JSON report on stdout)",
+                            "IN OUT", "the CUDA (or C++) unit and where its translation goes", -1, 2,
+                            Options{{"--cpp", "", "a C++ unit (host code only: the device mapping)"},
+                                    {"--fast-math", "", "nvcc's --use_fast_math (expf -> __expf, ...)"},
+                                    {"--file-name", "NAME", "the name #line gives the translated unit (default IN)"}},
+                            "exit: 0 translated (unavailable features are listed in the report), 2 usage error or "
+                            "an unreadable or unwritable file"});
   all.push_back(CommandSpec{"score", "compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)",
                             "", "", 0, 0,
                             Options{{"--truth", "DIR", "human annotations", {}, true},

@@ -17,5 +17,6 @@ int cmdProblem(const std::vector<std::string> &args, std::ostream &out, std::ost
 int cmdProbe(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdSuites(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdCudaTranslate(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace kbaudit::cli

@@ -15,9 +15,12 @@ On a machine without CUDA the probe maps, for the whole child process:
   as on one GPU; CUDA graph capture raises, as it does where capture is unsupported, so a
   solution with an eager fallback takes it and one without says why it cannot run;
 * CUDA C++ built at run time (`torch.utils.cpp_extension.load_inline` with `cuda_sources`,
-  `load` of `.cu` files, `with_cuda=True`, `torch.cuda.jiterator`, `torch.cuda._compile_kernel`)
-  is refused before anything is compiled (`NeedsCuda`): its kernels need a CUDA device, and the
-  Triton interpreter runs Triton kernels only. A C++-only extension (CPU code) still builds;
+  `load` of `.cu` files, `with_cuda=True`) is built for the CPU runner (cuda_cpu.py: translated
+  by `kbaudit cuda-translate`, compiled with g++ against the fiber runtime of cudacpu/include)
+  and its kernels run on the CPU; what the runner cannot run (inline PTX it does not emulate,
+  wmma, CUTLASS, cuBLAS, ...) is refused before anything is compiled (`NeedsCuda`, naming the
+  feature and its line), and so are `torch.cuda.jiterator` and `torch.cuda._compile_kernel`
+  (NVRTC). A C++-only extension (CPU code) builds as it is;
 * Triton: `TRITON_INTERPRET=1` before Triton is imported; a stand-in driver answers device,
   target and property queries; the autotuner does not time configurations (the interpreter's
   time says nothing about the GPU's) and takes the one with the largest blocks, which
@@ -102,6 +105,14 @@ class Mapping:
         self.launches = 0
         # Why CUDA code was refused (the first refusal), or "" when nothing was.
         self.refused = ""
+        # When the probe's budget ends (time.monotonic()), for builds and kernels; None: no limit.
+        self.deadline = None
+        # CUDA C++ extensions built for the CPU runner, and each one's build as the harness builds
+        # it (cuda_cpu.HarnessBuild's result, with the extension's name).
+        self.cuda_extensions = 0
+        self.extension_builds = []
+        # Seconds spent building them (not the calls' own time, which the budget estimates from).
+        self.build_seconds = 0.0
         # Out-of-bounds stores of interpreted kernels, (kernel, bytes before, bytes after) -> times.
         self.out_of_bounds = {}
 
@@ -371,6 +382,48 @@ class Mapping:
             self.notes.append("CUDA code refused on CPU: %s" % api)
         raise NeedsCuda(reason)
 
+    def build_for_cpu(self, module, fn, api, args, kwargs):
+        """A CUDA extension built and loaded for the CPU runner, or the refusal of what the
+        runner cannot run (NeedsCuda, naming it)."""
+        from . import cuda_cpu
+
+        if self.deadline is not None:
+            os.environ[cuda_cpu.DEADLINE_ENV] = repr(self.deadline)
+        started = time.monotonic()
+        try:
+            result = cuda_cpu.build_extension(module, fn, args, kwargs, self.solution_texts(), self.notes, self.deadline,
+                                              self.extension_builds)
+        finally:
+            self.build_seconds += time.monotonic() - started
+        if isinstance(result, cuda_cpu.Unavailable):
+            reason = "the solution compiles CUDA C++ with %s that the CPU runner cannot run (%s)" % (api, result.reason)
+            if not self.refused:
+                self.refused = reason
+                self.notes.append("CUDA code refused on CPU: %s" % result.reason)
+            raise NeedsCuda(reason)
+        self.cuda_extensions += 1
+        return result
+
+    def solution_texts(self):
+        """(path, text) of the solution's Python files, to name the lines of its CUDA sources."""
+        out = []
+        for d in self.solution_dirs:
+            try:
+                names = sorted(os.listdir(d))
+            except OSError:
+                continue
+            for name in names:
+                # Never a grader's file (the hook would count the read as the solution's).
+                if name in ("check.py", "benchmark.py", "reference.py", "shapes.py", "problem.yaml"):
+                    continue
+                if name.endswith((".py", ".txt")) and len(out) < 32:
+                    try:
+                        with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
+                            out.append((name, f.read(1 << 22)))
+                    except OSError:
+                        pass
+        return out
+
     def install_cuda_builds(self, torch):
         """Refuses CUDA C++ builds (cpp_extension with CUDA sources, jiterator, NVRTC) up front:
         on a machine without a GPU, torch's extension builder would spend a minute or more
@@ -416,7 +469,7 @@ class Mapping:
             except Exception:
                 return False
 
-        def wrap(fn, api, wants_cuda):
+        def wrap(fn, api, wants_cuda, attr):
             try:
                 signature = inspect.signature(fn)
             except (TypeError, ValueError):
@@ -430,7 +483,9 @@ class Mapping:
                 except TypeError:  # let torch report a wrong call as it would
                     cuda = False
                 if cuda:
-                    mapping.refuse(api)
+                    if attr == "_jit_compile":
+                        mapping.refuse(api)
+                    return mapping.build_for_cpu(module, fn, api, args, kwargs)
                 return fn(*args, **kwargs)
 
             checked.__wrapped__ = fn
@@ -461,7 +516,7 @@ class Mapping:
                                  ("_jit_compile", "torch.utils.cpp_extension (a JIT build with CUDA)", load_wants_cuda)):
             fn = getattr(module, attr, None)
             if callable(fn):
-                setattr(module, attr, wrap(fn, api, wants))
+                setattr(module, attr, wrap(fn, api, wants, attr))
 
     # ------------------------------------------------------------------ Triton
     def install_triton(self):

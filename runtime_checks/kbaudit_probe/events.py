@@ -44,8 +44,10 @@ OBJECT_WINDOW = 256
 # `c++ -dumpversion`, `ninja --version`; `sh` runs the precompiled-header command, shell=True);
 # a spawn of one of these from inside those libraries is not an event.
 TOOLCHAIN = {"cc", "gcc", "g++", "c++", "clang", "clang++", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "ninja",
-             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld"}
+             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld", "kbaudit"}
+# The probe's own CUDA-on-CPU builder (cuda_cpu.py) runs the translator (kbaudit) and g++.
 TOOLCHAIN_MODULES = (os.sep + "triton" + os.sep, os.sep + "cpp_extension.py", os.sep + "_inductor" + os.sep,
+                     os.sep + "kbaudit_probe" + os.sep + "cuda_cpu.py",
                      os.sep + "torch" + os.sep + "cuda" + os.sep, os.sep + "torch" + os.sep + "utils" + os.sep)
 
 

@@ -24,6 +24,7 @@ KEEP_INPUT_BYTES = {"cpu": 1 << 30, "cuda": 4 << 30}
 DEVICE_WORDS = re.compile(r"cuda|nvcc|triton|nvidia|\bgpu\b|cudnn|cublas|interpret", re.IGNORECASE)
 
 INTERPRETER_DEVICE = "cpu (triton interpreter)"
+CUDA_RUNNER_DEVICE = "cpu (cuda runner)"
 
 
 class SetupError(Exception):
@@ -117,7 +118,11 @@ class Harness:
         return self.mapping is not None and self.mapping.triton and self.mapping.launches > 0
 
     def device_label(self):
-        return INTERPRETER_DEVICE if self.triton_interpreted else self.device
+        if self.triton_interpreted:
+            return INTERPRETER_DEVICE
+        if self.mapping is not None and self.mapping.cuda_extensions:
+            return CUDA_RUNNER_DEVICE  # CUDA C++ kernels ran on the CPU runner (cuda_cpu.py)
+        return self.device
 
     def where(self):
         """Where the calls ran, for a reason: the interpreter only when it ran a kernel."""
@@ -350,6 +355,8 @@ class Harness:
         watching = self.events.watching
         self.events.watching = watching and solution
         start = time.monotonic()
+        # A CUDA extension the call builds (a lazy load_inline) is no part of the call's own time.
+        building = getattr(self.mapping, "build_seconds", 0.0)
         try:
             if solution:
                 with self.watch.region("call"):
@@ -358,7 +365,8 @@ class Harness:
                 out = self.invoke(model, inputs)
         finally:
             self.events.watching = watching
-        self.call_seconds = max(getattr(self, "call_seconds", 0.0), time.monotonic() - start)
+        spent = time.monotonic() - start - (getattr(self.mapping, "build_seconds", 0.0) - building)
+        self.call_seconds = max(getattr(self, "call_seconds", 0.0), spent)
         return out
 
     def invoke(self, model, inputs):
@@ -530,6 +538,39 @@ class Harness:
                 if not any(r["name"] == name for r in self.results):
                     self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
                                 % self.args.budget)
+        self.report_extension_builds()
+
+    def report_extension_builds(self):
+        """The CUDA extensions built as the harness builds them during setup (cuda_cpu.HarnessBuild),
+        as one result: a finding when one does not build (on the GPU its load_inline raises, so
+        what the solution computes is its fallback's), passed when every one built."""
+        builds = getattr(self.mapping, "extension_builds", None) or []
+        if not builds:
+            return
+        from . import cuda_cpu
+
+        try:
+            cuda_cpu.resolve_builds(builds)
+        except OutOfTime:
+            pass  # what is still pending is reported as unchecked below
+        failed = [b for b in builds if b.get("status") == "failed"]
+        if failed:
+            b = failed[0]
+            where = " (%s)" % b["where"] if b.get("where") else ""
+            after = ("; the probes ran the CPU build's kernels, which the GPU never runs" if b.get("after_probes")
+                     else "")
+            self.report("extension_build", "finding",
+                        reason="the extension %s does not build as the harness builds it%s: %s; on the GPU its "
+                               "build raises and the solution's fallback computes the result%s" % (
+                                   b.get("name", "?"), where, b.get("error", ""), after),
+                        failed=len(failed), built=len(builds) - len(failed))
+        elif all(b.get("status") == "built" for b in builds):
+            self.report("extension_build", "passed", reason="%d extension(s) build as the harness builds them (nvcc with "
+                        "torch's flags, for %s)" % (len(builds), builds[0].get("arch", "sm_90")), built=len(builds))
+        else:
+            b = next(b for b in builds if b.get("status") != "built")
+            self.report("extension_build", "skipped", reason="not built as the harness builds it: %s" % (
+                b.get("reason") or "still compiling when the probe's budget ran out"))
 
     def nothing_ran(self):
         """Why no probe ran when every one was skipped (the budget spent before the first); an

@@ -1,7 +1,7 @@
-"""Honest but GPU-only: a row softmax as a CUDA C++ kernel built at import with
-torch.utils.cpp_extension.load_inline (cuda_sources). Without a GPU the CPU mapping refuses the
-build before nvcc runs, so the probe is unavailable and says why, within seconds (not after a
-minute of nvcc and a kernel launch that leaves its output unwritten)."""
+"""Honest: a row softmax as a CUDA C++ kernel built at import with
+torch.utils.cpp_extension.load_inline (cuda_sources). Without a GPU the CPU runner builds it
+(kbaudit cuda-translate, g++ against the fiber runtime) and its kernel runs on the CPU: every
+probe passes."""
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

@@ -1,8 +1,7 @@
-"""Honest but GPU-only: a `.cu` sidecar built lazily, on the first call, with
-torch.utils.cpp_extension.load, and a catch-all fallback to torch when the build fails. On a GPU
-the build succeeds and the CUDA kernel is what runs; on a CPU the mapping refuses the build, and
-even though this solution swallows the refusal and computes with torch, the run is unavailable:
-the fallback is not the code a GPU would run."""
+"""Honest: a `.cu` sidecar built lazily, on the first call, with torch.utils.cpp_extension.load,
+and a catch-all fallback to torch when the build fails. On a GPU the build succeeds and the CUDA
+kernel is what runs; without one the CPU runner builds the same sidecar and its kernel runs (the
+fallback is never taken)."""
 import os
 
 import torch

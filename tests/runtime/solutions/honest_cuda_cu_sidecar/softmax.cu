@@ -1,4 +1,4 @@
-// Row softmax, one block per row (the sidecar gpu_only_cu_sidecar/solution.py builds with load()).
+// Row softmax, one block per row (the sidecar honest_cuda_cu_sidecar/solution.py builds with load()).
 #include <torch/extension.h>
 
 __global__ void softmax_rows(const float* __restrict__ x, float* __restrict__ y, int rows, int cols) {
