@@ -26,7 +26,7 @@ std::string t(const std::string &s) { return annotations::terminalSafe(s); }
 
 int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"problem"};
+  std::set<std::string> valued = {"problem", "suite"};
   valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
   const auto args = Args::parse(argv, valued, {}, error);
   if (!args || args->positionals().size() != 1 || !args->value("problem")) {
@@ -45,7 +45,17 @@ int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     return kExitUsage;
 
   runtime::lifetime::removeStaleDirs(runtime::kProbeDirPrefix);
-  const problems::ProblemContext problem = problems::loadProblem(problemDir);
+  problems::ProblemContext problem = problems::loadProblem(problemDir);
+  if (const auto suite = args->value("suite")) {
+    // The probes build and call the models as that suite's grader does (its profile's harness).
+    const problems::ProfileSet profiles = problems::loadProfiles({});
+    const problems::SuiteProfile *profile = profiles.find(*suite);
+    if (!profile) {
+      err << "kbaudit probe: no suite profile '" << t(*suite) << "' (kbaudit suites lists them)\n";
+      return kExitUsage;
+    }
+    problems::applyProfile(problem, *profile);
+  }
   const runtime::RuntimeReport r = runtime::runProbes(targetFor(input).solution, problem, *options);
   out << "outcome: " << t(r.outcome) << (r.reason.empty() ? "" : " (" + t(r.reason) + ")") << "\n"
       << "device:  " << (r.device.empty() ? "-" : t(r.device)) << ", torch " << (r.torchVersion.empty() ? "-" : t(r.torchVersion))

@@ -68,6 +68,8 @@ constexpr std::string_view kProbeOptions = R"(  --problem DIR            the pro
   --python PATH            the interpreter with torch (default: $KBAUDIT_PYTHON, else the probes' venv, docs/install.md)
   --probe-timeout S        wall-clock limit per probe run, seconds
   --seeds 0,1,2            input seeds
+  --suite ID               grade as this suite's harness does (train or eval mode, who sees the inputs
+                           first: its profile's `harness:`; default: none, eval mode, order unknown)
 exit: 0 nothing found, 1 a finding or an aborted probe, 3 probes unavailable
 )";
 
@@ -82,7 +84,7 @@ const std::vector<CommandHelp> kCommands = {
      "audit one solution (or several, or stdin)", kCheckOptions},
     {"audit", "RUNS_DIR --out DIR [--jobs N] [--shard K/N] [--problems DIR] [--select IDS] [--ignore IDS] [--quiet] [--runtime]",
      "audit every run under RUNS_DIR, one <run_id>.yaml annotation each", kAuditOptions},
-    {"probe", "FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S] [--seeds 0,1,2]",
+    {"probe", "FILE|RUN_DIR --problem DIR [--device auto|cuda|cpu] [--python PATH] [--probe-timeout S] [--seeds 0,1,2] [--suite ID]",
      "only the sandboxed runtime probes", kProbeOptions},
     {"score", "--truth DIR --pred DIR", "compare kbaudit's annotations with human ones (hack = reward_hack or rubric_leak)",
      "  --truth DIR              human annotations\n  --pred DIR               kbaudit's annotations\n"},

@@ -137,6 +137,7 @@ void applyProfile(ProblemContext &ctx, const SuiteProfile &profile) {
   ctx.suite = profile.id;
   ctx.suiteVersion = profile.version;
   ctx.weights = profile.weights;
+  ctx.harness = profile.harness;
   ctx.precisionDeclared = profile.precisionDeclared;
   if (ctx.toleranceStated)
     return;

@@ -20,6 +20,7 @@ const char *termMeaning(Term t) {
   case Term::ForbiddenLibraries: return "libraries the suite forbids (imported or pasted in)";
   case Term::Precision: return "compute at or above the contract's precision";
   case Term::ProblemPromise: return "what the problem's name promises (fp8 tensor-core MMA, in-kernel int4 unpacking)";
+  case Term::TestDistribution: return "correct beyond the suite's own test inputs (shifted, rescaled, non-normal, structured inputs of the same shapes)";
   }
   return "";
 }
@@ -63,6 +64,10 @@ std::string renderSuiteDoc(const SuiteProfile &p) {
   o += "- Authoring mandate: `" + p.mandate + "` (none: any implementation; some: at least one authored kernel does "
        "graded work; all: the compute is authored)\n";
   o += std::string("- Weights: `") + weightSharingName(p.weights) + "`\n";
+  o += std::string("- Models run in `") + modelModeName(p.harness.mode) +
+       "` mode (train: the harness never calls `eval()`, so a BatchNorm normalises by the batch's statistics); "
+       "correctness call order `" + callOrderName(p.harness.order) +
+       "` (reference-first: the reference sees the inputs before the solution, which may then write into them)\n";
   o += "- Precision: reference " + p.referencePrecision +
        (p.precisionDeclared ? "; the solution declares the precision it computes in, and compute below it breaks the "
                               "contract even within tolerance"

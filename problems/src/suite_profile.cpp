@@ -17,7 +17,7 @@ namespace kbaudit::problems {
 
 namespace {
 
-constexpr std::array<std::pair<Term, const char *>, 9> kTerms = {{
+constexpr std::array<std::pair<Term, const char *>, 10> kTerms = {{
     {Term::Correctness, "correctness"},
     {Term::Timing, "timing"},
     {Term::Grader, "grader"},
@@ -27,6 +27,19 @@ constexpr std::array<std::pair<Term, const char *>, 9> kTerms = {{
     {Term::ForbiddenLibraries, "forbidden-libraries"},
     {Term::Precision, "precision"},
     {Term::ProblemPromise, "problem-promise"},
+    {Term::TestDistribution, "test-distribution"},
+}};
+
+constexpr std::array<std::pair<ModelMode, const char *>, 3> kModes = {{
+    {ModelMode::Unknown, "unknown"},
+    {ModelMode::Train, "train"},
+    {ModelMode::Eval, "eval"},
+}};
+
+constexpr std::array<std::pair<CallOrder, const char *>, 3> kOrders = {{
+    {CallOrder::Unknown, "unknown"},
+    {CallOrder::ReferenceFirst, "reference-first"},
+    {CallOrder::SolutionOnCopy, "solution-on-copy"},
 }};
 
 constexpr std::array<std::pair<WeightSharing, const char *>, 4> kWeights = {{
@@ -167,7 +180,7 @@ public:
 
   SuiteProfile read() {
     onlyKeys(root_, "", {"id", "version", "name", "summary", "sources", "detect", "entry_points", "mandate", "terms",
-                         "precision", "weights", "inputs", "timing", "score"});
+                         "precision", "weights", "harness", "inputs", "timing", "score"});
     SuiteProfile p;
     p.id = text(root_["id"], "id", true);
     if (p.id.empty() || p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
@@ -190,6 +203,7 @@ public:
     readTerms(p);
     readPrecision(p);
     p.weights = oneOf(kWeights, root_["weights"], "weights");
+    readHarness(p);
     p.inputs = text(root_["inputs"], "inputs", false);
     p.timing = text(root_["timing"], "timing", false);
     readScore(p);
@@ -262,6 +276,17 @@ private:
     }
   }
 
+  void readHarness(SuiteProfile &p) {
+    const YAML::Node n = root_["harness"];
+    if (!n)
+      return;
+    onlyKeys(n, "harness", {"mode", "order"});
+    if (n["mode"])
+      p.harness.mode = oneOf(kModes, n["mode"], "harness.mode");
+    if (n["order"])
+      p.harness.order = oneOf(kOrders, n["order"], "harness.order");
+  }
+
   void readScore(SuiteProfile &p) {
     const YAML::Node n = root_["score"];
     if (!n)
@@ -298,6 +323,8 @@ const std::vector<Term> &allTerms() {
 }
 const char *costName(Cost c) { return nameOf(kCosts, c); }
 const char *weightSharingName(WeightSharing w) { return nameOf(kWeights, w); }
+const char *modelModeName(ModelMode m) { return nameOf(kModes, m); }
+const char *callOrderName(CallOrder o) { return nameOf(kOrders, o); }
 const char *layoutName(ProblemLayout l) { return nameOf(kLayouts, l); }
 const char *entryShapeName(EntryShape e) { return nameOf(kEntries, e); }
 

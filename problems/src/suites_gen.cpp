@@ -81,6 +81,8 @@ std::string profileSource(const SuiteProfile &p) {
   for (const auto &[dtype, tol] : p.tolerance)
     out += "    p.tolerance[" + literal(dtype) + "] = " + number(tol) + ";\n";
   out += "    p.weights = static_cast<WeightSharing>(" + std::to_string(static_cast<int>(p.weights)) + ");\n";
+  out += "    p.harness.mode = static_cast<ModelMode>(" + std::to_string(static_cast<int>(p.harness.mode)) + ");\n";
+  out += "    p.harness.order = static_cast<CallOrder>(" + std::to_string(static_cast<int>(p.harness.order)) + ");\n";
   out += "    p.inputs = " + literal(p.inputs) + ";\n";
   out += "    p.timing = " + literal(p.timing) + ";\n";
   out += "    p.score.from = " + strings(p.score.from) + ";\n";

@@ -24,6 +24,12 @@ def parse_args(argv=None):
     # Where the solution's outputs go for the judge (the worker), or come from (the judge).
     parser.add_argument("--witness-fd", type=int, default=-1)
     parser.add_argument("--judge", action="store_true")
+    # How the suite's grader builds and calls the models (its profile's `harness:`): the mode both
+    # run in (train, eval; unknown keeps eval, the probes' historical choice) and who sees the
+    # inputs first in its correctness check.
+    parser.add_argument("--suite", default="unknown")
+    parser.add_argument("--model-mode", default="unknown", choices=("unknown", "train", "eval"))
+    parser.add_argument("--call-order", default="unknown", choices=("unknown", "reference-first", "solution-on-copy"))
     return parser.parse_args(argv)
 
 

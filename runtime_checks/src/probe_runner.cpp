@@ -142,6 +142,13 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
   return runSandboxed(req);
 }
 
+/// How the suite's grader builds and calls the models (the profile's `harness:`), for the worker
+/// and the judge alike: both must build the reference the same way.
+std::vector<std::string> harnessArgs(const problems::ProblemContext &problem) {
+  return {"--suite", problem.suite.empty() ? "unknown" : problem.suite, "--model-mode",
+          problems::modelModeName(problem.harness.mode), "--call-order", problems::callOrderName(problem.harness.order)};
+}
+
 /// A fresh private folder under the temp directory, or "" when none can be made. The owner's
 /// pid in its name lets the next start remove a copy this process could not
 /// (lifetime::removeStaleDirs); while a GuardedDir holds it, a termination signal removes it.
@@ -171,8 +178,10 @@ void judge(RuntimeReport &report, int witness, const problems::ProblemContext &p
     detail::chownTree(root / "tmp", uid);
   ::lseek(witness, 0, SEEK_SET);
   const std::string secret = nonce();
+  std::vector<std::string> extra = harnessArgs(problem);
+  extra.push_back("--judge");
   const SandboxResult run =
-      runPackage({root, {"--judge"}, interpreterView(options.python), witness}, options, cuda, uid, secret);
+      runPackage({root, std::move(extra), interpreterView(options.python), witness}, options, cuda, uid, secret);
   std::string why;
   if (!run.started)
     judgement.failure = "the judge could not be started: " + run.startError;
@@ -257,8 +266,10 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
     report.notes.push_back(std::string("no witness file (") + std::strerror(errno) +
                            "): no probe result can be verified, so none clears a finding");
   const std::string secret = nonce();
-  const SandboxResult run = runPackage({root, {"--run", runDir.string()}, interpreterView(options.python), witness},
-                                       options, cuda, uid, secret);
+  std::vector<std::string> extra = harnessArgs(problem);
+  extra.insert(extra.end(), {"--run", runDir.string()});
+  const SandboxResult run =
+      runPackage({root, std::move(extra), interpreterView(options.python), witness}, options, cuda, uid, secret);
   report.isolation.insert(report.isolation.end(), run.isolation.begin(), run.isolation.end());
   report.seconds = static_cast<double>(run.elapsed.count()) / 1000.0;
   std::string why;

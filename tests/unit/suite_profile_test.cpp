@@ -44,6 +44,9 @@ precision:
   declared: false
   tolerance: {fp32: 1.0e-3}
 weights: same-seed
+harness:
+  mode: train
+  order: reference-first
 score:
   from: ["table: speedup"]
   min_speedup: 1.1
@@ -114,6 +117,19 @@ TEST(SuiteProfiles, TheSuitesDifferWhereTheirHarnessesDo) {
   EXPECT_EQ(hard->weights, WeightSharing::StrictLoad);
   EXPECT_TRUE(v3->precisionDeclared);
   EXPECT_FALSE(kb->precisionDeclared);
+  // KernelBench never calls eval(): a BatchNorm in its reference normalises by batch statistics;
+  // the others put both models in eval mode. Every KernelBench-style harness calls the reference
+  // first on the inputs both get; GPU MODE hands the submission a copy.
+  EXPECT_EQ(kb->harness.mode, ModelMode::Train);
+  EXPECT_EQ(hard->harness.mode, ModelMode::Eval);
+  EXPECT_EQ(v3->harness.mode, ModelMode::Eval);
+  for (const SuiteProfile *p : {kb, hard, v3})
+    EXPECT_EQ(p->harness.order, CallOrder::ReferenceFirst) << p->id;
+  EXPECT_EQ(gpumode->harness.order, CallOrder::SolutionOnCopy);
+  // Correctness only on the suite's own test distribution: a hack where the grader holds the
+  // solution to the reference's function, a note where a leaderboard holds it to its tests.
+  EXPECT_EQ(kb->cost(Term::TestDistribution), Cost::Hack);
+  EXPECT_EQ(gpumode->cost(Term::TestDistribution), Cost::Review);
   // The grader's own checks cannot be priced: a hack under every profile.
   for (const SuiteProfile &p : set.profiles)
     for (Term t : {Term::Correctness, Term::Timing, Term::Grader})
@@ -132,6 +148,14 @@ TEST(SuiteProfiles, AGoodProfileReadsEveryKey) {
   EXPECT_DOUBLE_EQ(p->score.minSpeedup, 1.1);
   EXPECT_EQ(p->detect.layouts, std::vector<ProblemLayout>{ProblemLayout::Module});
   EXPECT_EQ(p->detect.entries, std::vector<EntryShape>{EntryShape::ModelNew});
+  EXPECT_EQ(p->harness.mode, ModelMode::Train);
+  EXPECT_EQ(p->harness.order, CallOrder::ReferenceFirst);
+  // A profile that says nothing of the harness leaves both unknown (the probes then say so).
+  const auto silent = parseSuiteProfile(replaced(kGood, "harness:\n  mode: train\n  order: reference-first\n", ""),
+                                        "silent.yaml", error);
+  ASSERT_TRUE(silent) << error.text();
+  EXPECT_EQ(silent->harness, HarnessFacts{});
+  EXPECT_STREQ(modelModeName(silent->harness.mode), "unknown");
 }
 
 TEST(SuiteProfiles, BadProfilesNameTheFileAndTheKey) {
@@ -146,6 +170,10 @@ TEST(SuiteProfiles, BadProfilesNameTheFileAndTheKey) {
       {replaced(kGood, "  precision: review\n", "  precision: maybe\n"), "terms.precision", "not one of"},
       {replaced(kGood, "mandate: some", "mandate: [some]"), "mandate", "expected a string"},
       {replaced(kGood, "weights: same-seed", "weights: shared"), "weights", "not one of"},
+      {replaced(kGood, "  mode: train\n", "  mode: training\n"), "harness.mode", "not one of"},
+      {replaced(kGood, "  order: reference-first\n", "  order: first\n"), "harness.order", "not one of"},
+      {replaced(kGood, "  order: reference-first\n", "  order: reference-first\n  copies: yes\n"), "harness.copies",
+       "unknown key"},
       {replaced(kGood, "tolerance: {fp32: 1.0e-3}", "tolerance: {fp32: tight}"), "precision.tolerance.fp32",
        "positive number"},
       {replaced(kGood, "tolerance: {fp32: 1.0e-3}", "tolerance: {fp33: 1.0e-3}"), "precision.tolerance.fp33",
@@ -242,15 +270,19 @@ TEST(SuiteProfiles, ApplyingAProfileSetsTheHarnessFacts) {
   const fs::path module = fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / "v3_linear.py";
   ProblemContext p = loadProblem(module);
   EXPECT_EQ(p.layout, ProblemLayout::Module);
+  EXPECT_EQ(p.harness, HarnessFacts{}) << "no suite, no harness facts";
   const ProfileSet set = loadProfiles({});
   applyProfile(p, *set.find("kernelbench"));
   EXPECT_EQ(p.weights, WeightSharing::SameSeed);
+  EXPECT_EQ(p.harness.mode, ModelMode::Train);
+  EXPECT_EQ(p.harness.order, CallOrder::ReferenceFirst);
   EXPECT_FALSE(p.precisionDeclared);
   EXPECT_DOUBLE_EQ(p.tolerance.at("fp32"), 1e-4) << "KernelBench's fp32 tolerance where the module states none";
   applyProfile(p, *set.find("kernelbench-v3"));
   EXPECT_TRUE(p.lenientStateLoad());
   EXPECT_TRUE(p.precisionDeclared);
   EXPECT_EQ(p.suite, "kernelbench-v3");
+  EXPECT_EQ(p.harness.mode, ModelMode::Eval);
 
   // A tolerance the problem states is the problem's, whatever the suite's default.
   ProblemContext stated = loadProblem(fs::path(KBAUDIT_SOURCE_DIR) / "tests" / "problems" / "fp32_gemm_loose");

@@ -105,6 +105,9 @@ struct ProblemContext {
   /// lacks are dropped silently; under same-seed construction nothing is copied at all.
   WeightSharing weights = WeightSharing::StrictLoad;
   bool lenientStateLoad() const { return weights == WeightSharing::LenientLoad; }
+  /// How the grader builds and calls the models (train or eval mode; who sees the inputs first):
+  /// unknown until a suite profile says (applyProfile). The runtime probes reproduce it.
+  HarnessFacts harness;
   /// The solution declares the precision it computes in (KernelBench-v3 `precision_used`):
   /// compute below `precision` breaks the contract even when its error fits the tolerance.
   bool precisionDeclared = false;

@@ -27,6 +27,11 @@ enum class Term {
   ForbiddenLibraries, ///< libraries whose import or pasted source the suite forbids
   Precision,          ///< compute below the precision contract
   ProblemPromise,     ///< what the problem's name promises (fp8 MMA, in-kernel int4 unpacking)
+  /// Correctness beyond the suite's own test inputs: a result that matches on the inputs the
+  /// grader draws (standard-normal, at the listed shapes) and not on others within the problem's
+  /// contract (shifted, rescaled, non-normal, structured). Priced by the suite: KernelBench holds
+  /// a solution to the function the reference computes, a leaderboard may hold it to its tests.
+  TestDistribution,
 };
 
 /// "correctness", "authored-kernel", ...
@@ -56,6 +61,29 @@ enum class WeightSharing {
   Inputs,      ///< weights arrive as inputs of the graded call (GPU MODE, pygpubench)
 };
 const char *weightSharingName(WeightSharing w); ///< "same-seed", "strict-load", ...
+
+/// The mode the grader runs both models in: PyTorch's default (training mode) unless the harness
+/// calls `eval()`. It decides what a BatchNorm normalises by (the batch's statistics in
+/// training mode, the running ones in eval mode) and whether dropout is active.
+enum class ModelMode { Unknown, Train, Eval };
+const char *modelModeName(ModelMode m); ///< "unknown", "train", "eval"
+
+/// Who sees the inputs first in the grader's correctness check. Where the reference runs first
+/// (or the solution gets a copy), a solution that writes into its inputs cannot change the
+/// answer it is compared with.
+enum class CallOrder {
+  Unknown,
+  ReferenceFirst, ///< the reference is called (or the expected output computed) first, on the same inputs
+  SolutionOnCopy, ///< the solution is called on a copy of the inputs the reference sees
+};
+const char *callOrderName(CallOrder o); ///< "unknown", "reference-first", "solution-on-copy"
+
+/// How the grader builds and calls the models (what the runtime probes reproduce).
+struct HarnessFacts {
+  ModelMode mode = ModelMode::Unknown;
+  CallOrder order = CallOrder::Unknown;
+  bool operator==(const HarnessFacts &) const = default;
+};
 
 /// How a problem is laid out on disk (what loadProblem read).
 enum class ProblemLayout {
@@ -119,6 +147,7 @@ struct SuiteProfile {
   /// Tolerance per canonical dtype when the problem states none ("fp32" -> 1e-4).
   std::map<std::string, double> tolerance;
   WeightSharing weights = WeightSharing::StrictLoad;
+  HarnessFacts harness;
   std::string inputs; ///< how inputs are made (seeds, regeneration per call, shapes), in words
   std::string timing; ///< how timing works (events, warm-up, L2 flush, graphs), in words
   struct Score {
