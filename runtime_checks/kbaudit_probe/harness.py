@@ -68,6 +68,19 @@ def disarm_deadline():
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+def mode_dependent(torch, model):
+    """The first submodule of `model` whose output depends on train/eval mode ("BatchNorm2d"),
+    or "" when none does."""
+    nn = torch.nn
+    for module in model.modules():
+        if isinstance(module, nn.modules.batchnorm._BatchNorm) or (
+                isinstance(module, nn.modules.instancenorm._InstanceNorm) and module.track_running_stats):
+            return type(module).__name__
+        if isinstance(module, nn.modules.dropout._DropoutNd) and module.p > 0:
+            return "%s(p=%g)" % (type(module).__name__, module.p)
+    return ""
+
+
 def load_module(path, name):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -243,12 +256,36 @@ class Harness:
                 sol = self.sol_cls(*init)
             self.raise_if_refused()
             self.missing_keys = self.copy_weights(ref, sol)
-            sol = sol.to(self.device_torch()).eval()
+            sol = self.as_graded(sol.to(self.device_torch()))
             stage = "reference"
-            ref = ref.to(self.device_torch()).eval()
+            ref = self.as_graded(ref.to(self.device_torch()))
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
         return ref, sol
+
+    @property
+    def train_mode(self):
+        """Whether the suite's grader runs the models in training mode (it never calls eval():
+        KernelBench); an unknown harness keeps eval mode."""
+        return getattr(self.args, "model_mode", "unknown") == "train"
+
+    def as_graded(self, model):
+        """`model` in the mode the suite's grader runs it in."""
+        return model.train(self.train_mode)
+
+    def note_mode(self, ref):
+        """Says which mode the models run in when the reference behaves differently in the two
+        (a BatchNorm's statistics, an active dropout)."""
+        dependent = mode_dependent(self.torch, ref)
+        if not dependent:
+            return
+        mode = getattr(self.args, "model_mode", "unknown")
+        if mode == "unknown":
+            self.notes.append("models in eval mode: the suite's harness is unknown, and the reference's %s behaves "
+                              "differently in training mode" % dependent)
+        else:
+            self.notes.append("models in %s mode, as %s's harness runs them (the reference's %s depends on it)" % (
+                mode, getattr(self.args, "suite", "the suite"), dependent))
 
     def build_reference(self):
         """The reference model and the init inputs it was built from, seeded first (the judge
@@ -271,7 +308,7 @@ class Harness:
             with self.watch.region("construction"):
                 sol = self.sol_cls(*init)
             self.copy_weights(self.ref, sol)
-            return sol.to(self.device_torch()).eval()
+            return self.as_graded(sol.to(self.device_torch()))
         except BaseException as e:
             raise SetupError(self.classify("solution", e), e) from e
 
@@ -284,6 +321,7 @@ class Harness:
         # inputs stay alive for the whole run, so their addresses never come back to the
         # solution with other contents.
         self.ref, self.sol = self.build_models()
+        self.note_mode(self.ref)
         stage = "reference"
         try:
             self.smoke_inputs = self.inputs(self.seeds[0])
@@ -505,8 +543,31 @@ class Harness:
         return restore
 
     # ------------------------------------------------------------------ the run
+    def run_probe_group(self, names, fn, calls=1):
+        """A probe that answers several questions from one run (the ordering tracer): skipped or
+        broken, it says so for each of them."""
+        def missing():
+            return [n for n in names if not any(r["name"] == n for r in self.results)]
+
+        def guarded(h):
+            try:
+                fn(h)
+            except OutOfTime:
+                for name in missing():
+                    self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe%s"
+                                % (self.args.budget, self.where()))
+            except BaseException as e:  # each question it had not answered yet says why
+                for name in missing():
+                    self.report(name, "error", reason="%s: %s" % (type(e).__name__, str(e)[:300]))
+
+        self.run_probe(names[0], guarded, calls)
+        first = next((r for r in self.results if r["name"] == names[0]), None)
+        for name in missing():
+            if first is not None and first["status"] == "skipped":
+                self.report(name, "skipped", reason=first["reason"])
+
     def run(self):
-        from .probes import accuracy, context, kernels, memory, parameters
+        from .probes import accuracy, context, distribution, kernels, memory, ordering, parameters
 
         # call_count's first phase comes first, so its count starts at the solution's first call,
         # and caller_context next, before any copy the solution saw has been freed; call_count's
@@ -517,19 +578,25 @@ class Harness:
                                 ("caller_context", context.caller_context, 7),
                                 ("differential", accuracy.differential, 3 * seeds),
                                 ("adversarial", accuracy.adversarial, 18),
+                                ("distribution", distribution.distribution, 18 if self.interpreted else 36),
                                 ("other_shapes", accuracy.other_shapes, 18),
-                                ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 2),
+                                ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 4),
+                                (ordering.NAMES, ordering.ordering, 3),
                                 ("global_state", context.global_state, 0),
                                 ("uninitialized_output", memory.uninitialized, 2),
                                 ("parameters", parameters.perturbation, 6),
                                 ("kernel_ablation", kernels.ablation, 5), ("timing", kernels.timing, 33),
                                 ("call_count", context.call_count_late, seeds)):
             try:
-                self.run_probe(name, fn, calls)
+                if isinstance(name, tuple):
+                    self.run_probe_group(name, fn, calls)
+                else:
+                    self.run_probe(name, fn, calls)
             except OutOfTime:  # the timer fired between the probe and its report
-                if not any(r["name"] == name for r in self.results):
-                    self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
-                                % self.args.budget)
+                for one in (name if isinstance(name, tuple) else (name,)):
+                    if not any(r["name"] == one for r in self.results):
+                        self.report(one, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
+                                    % self.args.budget)
 
     def nothing_ran(self):
         """Why no probe ran when every one was skipped (the budget spent before the first); an
