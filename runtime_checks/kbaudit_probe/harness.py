@@ -10,7 +10,7 @@ import time
 
 from . import protocol, sizing
 from .cpu_mapping import NeedsCuda
-from .numerics import clone_inputs, floor_of, map_inputs, relative_error
+from .numerics import FP32_ORACLE_EPS, clone_inputs, floor_of, map_inputs, relative_error
 from .state_watch import StateWatch
 from .witness import NoWriter
 
@@ -24,6 +24,10 @@ KEEP_INPUT_BYTES = {"cpu": 1 << 30, "cuda": 4 << 30}
 DEVICE_WORDS = re.compile(r"cuda|nvcc|triton|nvidia|\bgpu\b|cudnn|cublas|interpret", re.IGNORECASE)
 
 INTERPRETER_DEVICE = "cpu (triton interpreter)"
+
+# Integer parameters and buffers at least this large are shared by the oracle's copy of the
+# reference (make_oracle); smaller ones (a step counter) are copied.
+SHARED_BYTES = 1 << 20
 
 
 class SetupError(Exception):
@@ -179,7 +183,12 @@ class Harness:
                 self.build_and_smoke()
                 self.shape_label = sizing.label_of(shape)
                 self.shape = dict(shape)
-                if shape:
+                if shape and self.protocol.name == "config-state":
+                    self.notes.append("ran at shape %s (%s from the smallest listed %s, every size in it divided "
+                                      "alike) so that the reference, its float64 copy and the solution fit this "
+                                      "machine's memory and the probe's time" % (
+                                          self.shape_label, label, sizing.label_of(self.protocol.listed)))
+                elif shape:
                     default = {k: self.default_constants[k][0] for k in shape if k in self.default_constants}
                     # Every shrunk plan entry exists because the default's volume is over the limit.
                     self.notes.append("ran at shape %s (%s) instead of the default %s, whose volume is over 2^%d, "
@@ -221,11 +230,18 @@ class Harness:
             if why:
                 self.notes.append("shapes: " + why)
             return plan
+        if self.interpreted and self.protocol.name == "config-state":
+            # A decode step's model is built from the shape's entries (experts, context): at the
+            # sizes listed it can take more memory and time than this machine and budget have.
+            return sizing.config_plan(self.protocol.listed)
         return [("default", {})]
 
     def apply_shape(self, shape):
         """Sets the reference's (and the solution's same-named) integer constants; {} restores
         the defaults."""
+        if self.protocol.name == "config-state":
+            self.protocol.set_shape(shape)
+            return
         sol_mod = getattr(self, "sol_mod", None)  # the judge has none
         for key, value in self.default_constants.items():
             setattr(self.ref_mod, key, value[0])
@@ -390,7 +406,7 @@ class Harness:
         start = time.monotonic()
         try:
             if solution:
-                with self.watch.region("call"):
+                with self.watch.region("call", handed=inputs):
                     out = self.invoke(model, inputs)
             else:
                 out = self.invoke(model, inputs)
@@ -416,10 +432,15 @@ class Harness:
         """The widest copy of the reference that runs: float64, else float32 (a reference that
         casts some operands itself, `w.to(torch.bfloat16) @ x`, cannot run widened), else the
         reference as it is; the notes say which when it is not float64."""
+        import gc
+
         torch = self.torch
         failures = []
         for dtype in (torch.float64, torch.float32, None):
             self.oracle_dtype = dtype
+            # A failed attempt's copy and temporaries go before the next copy is made.
+            self.oracle_model = None
+            gc.collect()
             try:
                 self.oracle_model = self.make_oracle(self.ref)
                 self.oracle(self.smoke_inputs)
@@ -427,13 +448,20 @@ class Harness:
                 failures.append("%s: %s: %s" % (dtype or "as is", type(e).__name__, str(e)[:100]))
                 continue
             if failures:
-                self.notes.append("oracle: the reference in %s (%s)" % (
-                    str(dtype).replace("torch.", "") if dtype else "its own precision", "; ".join(failures)))
+                self.notes.append("oracle: the reference in %s%s (%s)" % (
+                    str(dtype).replace("torch.", "") if dtype else "its own precision",
+                    ", checked against a floor of %g x eps(float32) for its own rounding" % FP32_ORACLE_EPS
+                    if dtype == torch.float32 else "", "; ".join(failures)))
             return
         raise RuntimeError("the reference does not run: " + "; ".join(failures))
 
     def make_oracle(self, ref):
-        model = copy.deepcopy(ref)
+        """A copy of `ref` in the oracle's precision. Large integer state (packed int4 weights,
+        index tables) is the same in every precision and read-only in forward: the copy shares it
+        instead of holding a second one (a decode model's packed experts alone can be a GB)."""
+        shared = {id(t): t for t in list(ref.parameters()) + list(ref.buffers())
+                  if not t.is_floating_point() and not t.is_complex() and t.numel() * t.element_size() >= SHARED_BYTES}
+        model = copy.deepcopy(ref, shared)
         return model.to(self.oracle_dtype) if self.oracle_dtype is not None else model
 
     def oracle(self, inputs, model=None):
