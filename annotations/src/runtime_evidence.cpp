@@ -20,16 +20,16 @@ namespace {
 // shape (a torch path for small sizes makes kernel ablation look like a fig leaf): a finding
 // there is listed for review rather than decided. Probes that compare the solution with itself
 // (memoization, call_count, caller_context), storage (aliasing) and global state are not.
-const std::set<std::string> kNumericAgainstReference = {"differential", "adversarial",  "distribution",
+const std::set<std::string> kNumericAgainstReference = {"differential", "adversarial",  "distributions",
                                                         "other_shapes", "uninitialized_output", "parameters",
                                                         "kernel_ablation"};
 
 // Probes whose finding breaks a contract term of its own rather than its rule's: correctness
-// beyond the suite's test inputs (`distribution`) is what a suite profile prices
+// beyond the suite's test inputs (`distributions`) is what a suite profile prices
 // (`test-distribution`: a hack in KernelBench, a note on a leaderboard graded by its tests).
 // A static finding the probe confirms keeps its rule's term.
 std::optional<problems::Term> probeTerm(const std::string &probe) {
-  if (probe == "distribution")
+  if (probe == "distributions")
     return problems::Term::TestDistribution;
   return std::nullopt;
 }

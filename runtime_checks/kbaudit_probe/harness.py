@@ -25,6 +25,9 @@ DEVICE_WORDS = re.compile(r"cuda|nvcc|triton|nvidia|\bgpu\b|cudnn|cublas|interpr
 
 INTERPRETER_DEVICE = "cpu (triton interpreter)"
 
+# A failure that says the machine's memory, not the code, is what ran out.
+OUT_OF_MEMORY = re.compile(r"can't allocate memory|Cannot allocate memory|MemoryError|out of memory", re.IGNORECASE)
+
 # Integer parameters and buffers at least this large are shared by the oracle's copy of the
 # reference (make_oracle); smaller ones (a step counter) are copied.
 SHARED_BYTES = 1 << 20
@@ -123,6 +126,10 @@ class Harness:
         # a descriptor for them.
         self.witness = NoWriter()
         self.shape = {}
+        # (step, seconds) of building and first calls, and the step running now: where the time
+        # went when the budget runs out before any probe.
+        self.setup_steps = []
+        self.setup_step = None
 
     @property
     def interpreted(self):
@@ -145,6 +152,31 @@ class Harness:
         went on (a fallback that is not the code a GPU runs): the run is unavailable here."""
         if self.mapping is not None and self.mapping.refused:
             raise NeedsCuda(self.mapping.refused)
+
+    def timed(self, step):
+        """`with self.timed("the reference's construction"):` records how long a setup step took."""
+        harness = self
+
+        class Step:
+            def __enter__(self):
+                harness.setup_step = (step, time.monotonic())
+                return self
+
+            def __exit__(self, *exc):
+                name, start = harness.setup_step
+                if exc[0] is None:
+                    harness.setup_steps.append((name, time.monotonic() - start))
+                    harness.setup_step = None
+                return False
+
+        return Step()
+
+    def where_time_went(self):
+        """'the reference's construction 41 s, ...; the solution's first call still running after 60 s'."""
+        parts = ["%s %.0f s" % (name, seconds) for name, seconds in self.setup_steps]
+        if self.setup_step is not None:
+            parts.append("%s still running after %.0f s" % (self.setup_step[0], time.monotonic() - self.setup_step[1]))
+        return "; ".join(parts)
 
     def time_left(self):
         return self.deadline - time.monotonic()
@@ -177,6 +209,7 @@ class Harness:
             raise SetupError(self.classify(stage, e), e) from e
         plan = self.shape_plan()
         failure = None
+        fitted_failure = None  # the solution's failure at a shape that fits, where one did
         for label, shape in plan:
             try:
                 self.apply_shape(shape)
@@ -198,11 +231,21 @@ class Harness:
                 return
             except SetupError as e:
                 failure = e
+                if isinstance(e.__cause__, OutOfTime) and (self.setup_steps or self.setup_step):
+                    self.notes.append("where the time went%s: %s" % (
+                        " at shape " + sizing.label_of(shape) if shape else "", self.where_time_went()))
                 if isinstance(e.__cause__, (OutOfTime, NeedsCuda)):
                     raise  # no time is left for another shape; CUDA code runs at no shape here
                 if shape and e.stage in ("solution", "solution-on-device", "reference"):
                     self.notes.append("shape %s failed: %s" % (sizing.label_of(shape), str(e)[:160]))
+                    if e.stage != "reference" and fitted_failure is None:
+                        fitted_failure = e
                     continue
+                if fitted_failure is not None and e.stage == "reference" and OUT_OF_MEMORY.search(str(e)):
+                    # The listed shape does not fit this machine at all; why the solution failed
+                    # where the reference did fit is the run's answer.
+                    self.notes.append("the default shape does not fit this machine (%s)" % str(e)[:160])
+                    raise fitted_failure
                 raise
         raise failure
 
@@ -263,12 +306,14 @@ class Harness:
         reference's weights; the reference is built first, under the first seed, as harnesses do."""
         torch = self.torch
         stage = "reference"
+        self.setup_steps, self.setup_step = [], None
         try:
-            ref, init = self.build_reference()
+            with self.timed("the reference's construction"):
+                ref, init = self.build_reference()
             stage = "solution"
             torch.manual_seed(self.seeds[0])
             init = copy.deepcopy(init)
-            with self.watch.region("construction"):
+            with self.watch.region("construction"), self.timed("the solution's construction"):
                 sol = self.sol_cls(*init)
             self.raise_if_refused()
             self.missing_keys = self.copy_weights(ref, sol)
@@ -340,13 +385,17 @@ class Harness:
         self.note_mode(self.ref)
         stage = "reference"
         try:
-            self.smoke_inputs = self.inputs(self.seeds[0])
-            self.call(self.ref, clone_inputs(self.smoke_inputs))
-            self.choose_oracle()
+            with self.timed("the inputs"):
+                self.smoke_inputs = self.inputs(self.seeds[0])
+            with self.timed("the reference's first call"):
+                self.call(self.ref, clone_inputs(self.smoke_inputs))
+            with self.timed("the oracle's"):
+                self.choose_oracle()
             # Threads torch starts for the reference's first calls are torch's, not the solution's.
             self.watch.note_library_tasks()
             stage = "solution" if self.device == "cuda" else "solution-on-device"
-            self.call(self.sol, self.smoke_inputs)
+            with self.timed("the solution's first call"):
+                self.call(self.sol, self.smoke_inputs)
             self.raise_if_refused()
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
@@ -595,7 +644,7 @@ class Harness:
                 self.report(name, "skipped", reason=first["reason"])
 
     def run(self):
-        from .probes import accuracy, context, distribution, kernels, memory, ordering, parameters
+        from .probes import accuracy, context, distributions, kernels, memory, ordering, parameters
 
         # call_count's first phase comes first, so its count starts at the solution's first call,
         # and caller_context next, before any copy the solution saw has been freed; call_count's
@@ -606,7 +655,7 @@ class Harness:
                                 ("caller_context", context.caller_context, 7),
                                 ("differential", accuracy.differential, 3 * seeds),
                                 ("adversarial", accuracy.adversarial, 18),
-                                ("distribution", distribution.distribution, 18 if self.interpreted else 36),
+                                ("distributions", distributions.distributions, 18 if self.interpreted else 36),
                                 ("other_shapes", accuracy.other_shapes, 18),
                                 ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 4),
                                 (ordering.NAMES, ordering.ordering, 3),

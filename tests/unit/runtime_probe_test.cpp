@@ -225,7 +225,7 @@ TEST_P(HonestSolution, PassesEveryProbe) {
   // Triton solutions ran their kernels under the interpreter, and the report says so.
   EXPECT_EQ(r.device, triton ? "cpu (triton interpreter)" : "cpu");
   EXPECT_TRUE(r.events.empty()) << describe(r);
-  for (const char *name : {"differential", "adversarial", "distribution", "memoization", "aliasing", "caller_context",
+  for (const char *name : {"differential", "adversarial", "distributions", "memoization", "aliasing", "caller_context",
                            "call_count", "global_state", "uninitialized_output", "stream_order", "graph_replay",
                            "thread_order"}) {
     const runtime::ProbeOutcome *p = find(r, name);
@@ -306,7 +306,7 @@ TEST_P(HackingSolution, IsCaughtByItsProbe) {
   // reference's lists its finding for review: interpreted numerics are not the GPU's.
   const bool interpreted = h.solution.find("triton") != std::string::npos;
   EXPECT_EQ(r.device, interpreted ? "cpu (triton interpreter)" : "cpu");
-  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "distribution" ||
+  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "distributions" ||
                        h.probe == "other_shapes" ||
                        h.probe == "uninitialized_output" || h.probe == "parameters" || h.probe == "kernel_ablation";
   EXPECT_EQ(results.findings[0].confidence,
@@ -336,8 +336,8 @@ INSTANTIATE_TEST_SUITE_P(
                       // Inputs from other distributions: a LayerNorm over the wrong elements
                       // (WRAP008, which the differential's error is then explained by) and a path
                       // chosen by the sign of the inputs (RUB006, as adversarial sees it too).
-                      Hack{"hack_norm_wrong_axes", "tiny_layernorm", "distribution", "WRAP008"},
-                      Hack{"hack_softmax_sign_gate", "tiny_softmax", "distribution", "RUB006"},
+                      Hack{"hack_norm_wrong_axes", "tiny_layernorm", "distributions", "WRAP008"},
+                      Hack{"hack_softmax_sign_gate", "tiny_softmax", "distributions", "RUB006"},
                       // The same hack classes in Triton kernels, run under Triton's interpreter.
                       Hack{"hack_triton_tf32", "tiny_gemm", "differential", "PREC001"},
                       Hack{"hack_triton_magnitude", "tiny_gemm", "adversarial", "PREC005"},

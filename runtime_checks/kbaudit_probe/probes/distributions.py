@@ -13,10 +13,10 @@ eval(); the same seed before both models), judged against its float64 copy as ev
 When the solution is wrong on some of these inputs, the probe asks why, and the answer is the
 observation (kbaudit's rule catalogue names the rule):
 
-* `train-eval`: the reference depends on its mode (BatchNorm, dropout) and the solution matches
-  the reference in the other mode (freshly built, so a BatchNorm's running statistics are its
-  initial 0 and 1): it normalises by running statistics where the grader's reference uses the
-  batch's, or the other way round;
+* the train/eval split (the probe's own question: no observation): the reference depends on its
+  mode (BatchNorm, dropout) and the solution matches the reference in the other mode (freshly
+  built, so a BatchNorm's running statistics are its initial 0 and 1): it normalises by running
+  statistics where the grader's reference uses the batch's, or the other way round;
 * `normalization`: the reference's output does not change under an affine change of its input
   (it normalises by a statistic of it) and the solution's does, and the solution is already off
   on the suite's inputs: it skips the normalisation or computes it over the wrong elements;
@@ -99,11 +99,11 @@ def varied(base, fn):
     return map_inputs(base, lambda t: fn(t.float()).to(t.dtype) if t.is_floating_point() else t.clone())
 
 
-def distribution(h):
+def distributions(h):
     torch = h.torch
     base = h.inputs(h.seeds[0])
     if not any(isinstance(t, torch.Tensor) and t.is_floating_point() for t in base):
-        h.report("distribution", "skipped", reason="no floating-point input to draw from another distribution")
+        h.report("distributions", "skipped", reason="no floating-point input to draw from another distribution")
         return
     table = variants(torch)
     if h.triton_interpreted:
@@ -120,17 +120,18 @@ def distribution(h):
         runs[name] = (inputs, out, h.last_sol_out, ratio)
     failing = sorted((k for k, r in runs.items() if r[3] > ERROR_RATIO_LIMIT), key=lambda k: -runs[k][3])
     if not failing:
-        h.report("distribution", "passed", "", "within the limit on %d input distributions" % (len(runs) - 1), **numbers)
+        h.report("distributions", "passed", "", "within the limit on %d input distributions" % (len(runs) - 1), **numbers)
         return
     if stored_result([(r[2], r[1]) for r in runs.values()]):
-        h.report("distribution", "skipped", reason="the solution returns the same output for inputs the reference "
+        h.report("distributions", "skipped", reason="the solution returns the same output for inputs the reference "
                  "answers differently (a stored result), so no distribution decides anything", **numbers)
         return
     separating = ", ".join("%s (%.3g)" % (k.replace("_", " "), runs[k][3]) for k in failing[:4])
     mode = "training" if h.train_mode else "eval"
     cause = train_eval(h, runs, failing)
     if cause:
-        h.report("distribution", "finding", "train-eval",
+        # The probe's own question (check ""): the train/eval split is what the suite's mode decides.
+        h.report("distributions", "finding", "",
                  "the solution matches the reference in %s mode, not in %s mode as %s's harness runs it (the "
                  "reference's %s): its error ratios against the graded reference are %s, against the other mode's "
                  "at most %.3g" % ("eval" if h.train_mode else "training", mode, h.args.suite, cause[1], separating,
@@ -141,20 +142,20 @@ def distribution(h):
     # inputs and wrong under a change the reference does not see computes another statistic.
     invariant = normalizes(h, runs, failing) if plain_ratio > ERROR_RATIO_LIMIT else ""
     if invariant:
-        h.report("distribution", "finding", "normalization",
+        h.report("distributions", "finding", "normalization",
                  "the reference's output does not change under %s inputs (it normalises by a statistic of them) and "
                  "the solution's does: error ratios %s" % (invariant.replace("_", " "), separating), **numbers)
         return
     dropped = dropped_parameters(h, runs, failing)
     if dropped:
-        h.report("distribution", "finding", "dropped-parameters",
+        h.report("distributions", "finding", "dropped-parameters",
                  "the solution matches the reference without its %s: error ratios %s" % (dropped, separating), **numbers)
         return
     if plain_ratio > ERROR_RATIO_LIMIT:
-        h.report("distribution", "skipped", reason="the output is already wrong on the suite's own inputs (the "
+        h.report("distributions", "skipped", reason="the output is already wrong on the suite's own inputs (the "
                  "differential probe's finding) and no cause another distribution shows", **numbers)
         return
-    h.report("distribution", "finding", "input-regime",
+    h.report("distributions", "finding", "input-regime",
              "right on the suite's own inputs (error ratio %.3g) and wrong on inputs drawn otherwise within the "
              "problem's contract: %s" % (plain_ratio, separating), **numbers)
 
