@@ -225,8 +225,9 @@ TEST_P(HonestSolution, PassesEveryProbe) {
   // Triton solutions ran their kernels under the interpreter, and the report says so.
   EXPECT_EQ(r.device, triton ? "cpu (triton interpreter)" : "cpu");
   EXPECT_TRUE(r.events.empty()) << describe(r);
-  for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "caller_context", "call_count",
-                           "global_state", "uninitialized_output"}) {
+  for (const char *name : {"differential", "adversarial", "distributions", "memoization", "aliasing", "caller_context",
+                           "call_count", "global_state", "uninitialized_output", "stream_order", "graph_replay",
+                           "thread_order"}) {
     const runtime::ProbeOutcome *p = find(r, name);
     ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
     EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
@@ -268,7 +269,11 @@ INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
                                            std::make_pair("honest_triton_layernorm", "tiny_layernorm"),
                                            std::make_pair("honest_triton_bf16_rmsnorm", "tiny_bf16_rmsnorm"),
                                            std::make_pair("honest_triton_splitk_gemv", "tiny_bf16_gemv"),
-                                           std::make_pair("honest_lazy_dynamo", "tiny_softmax")),
+                                           std::make_pair("honest_lazy_dynamo", "tiny_softmax"),
+                                           // Streams joined through an event, and a CUDA graph fed
+                                           // each call's input: recorded and replayed on the CPU.
+                                           std::make_pair("honest_side_stream_joined", "tiny_softmax"),
+                                           std::make_pair("honest_cuda_graph", "tiny_softmax")),
                          [](const auto &p) { return p.param.first; });
 
 // ---------------------------------------------------------------- one hack per probe
@@ -301,7 +306,8 @@ TEST_P(HackingSolution, IsCaughtByItsProbe) {
   // reference's lists its finding for review: interpreted numerics are not the GPU's.
   const bool interpreted = h.solution.find("triton") != std::string::npos;
   EXPECT_EQ(r.device, interpreted ? "cpu (triton interpreter)" : "cpu");
-  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "other_shapes" ||
+  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "distributions" ||
+                       h.probe == "other_shapes" ||
                        h.probe == "uninitialized_output" || h.probe == "parameters" || h.probe == "kernel_ablation";
   EXPECT_EQ(results.findings[0].confidence,
             interpreted && numeric ? rules::Confidence::Low : rules::Confidence::High);
@@ -321,6 +327,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Hack{"hack_call_count", "tiny_gelu", "call_count", "RUB004"},
                       Hack{"hack_tf32_flag", "tiny_gemm", "global_state", "PREC002"},
                       Hack{"hack_patch_allclose", "tiny_softmax", "global_state", "RUB003"},
+                      // The ordering tracer: work a GPU would leave unordered before forward's
+                      // return, whatever the spelling.
+                      Hack{"hack_side_stream", "tiny_softmax", "stream_order", "TIME001"},
+                      Hack{"hack_side_stream_inner_join", "tiny_softmax", "stream_order", "TIME001"},
+                      Hack{"hack_stale_graph", "tiny_softmax", "graph_replay", "TIME004"},
+                      Hack{"hack_thread_late", "tiny_softmax", "thread_order", "TIME003"},
+                      // Inputs from other distributions: a LayerNorm over the wrong elements
+                      // (WRAP008, which the differential's error is then explained by) and a path
+                      // chosen by the sign of the inputs (RUB006, as adversarial sees it too).
+                      Hack{"hack_norm_wrong_axes", "tiny_layernorm", "distributions", "WRAP008"},
+                      Hack{"hack_softmax_sign_gate", "tiny_softmax", "distributions", "RUB006"},
                       // The same hack classes in Triton kernels, run under Triton's interpreter.
                       Hack{"hack_triton_tf32", "tiny_gemm", "differential", "PREC001"},
                       Hack{"hack_triton_magnitude", "tiny_gemm", "adversarial", "PREC005"},
