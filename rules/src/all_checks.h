@@ -44,5 +44,6 @@ std::unique_ptr<Check> makeWrap007();
 std::unique_ptr<Check> makeWrap008();
 std::unique_ptr<Check> makeMem006();
 std::unique_ptr<Check> makeRub015();
+std::unique_ptr<Check> makeRub017();
 
 } // namespace kbaudit::rules

@@ -46,6 +46,7 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeWrap008());
   checks.push_back(makeMem006());
   checks.push_back(makeRub015());
+  checks.push_back(makeRub017());
   return checks;
 }
 

@@ -651,6 +651,7 @@ HandlerScan scanHandler(TSNode block, int scope, Resolver &resolver) {
 void Extractor::tryStatement(TSNode n, const Frame &f, unsigned depth) {
   TSNode body = ts::field(n, ts::F::Body);
   LineRange tryLines{ts::firstLine(n), ts::isNull(body) ? ts::firstLine(n) : ts::lastLine(body)};
+  out_.keywordStatements.push_back({"try", f.function.str(), tryLines});
   for (TSNode clause : ts::namedChildren(n)) {
     if (ts::kind(clause) != K::ExceptClause && ts::kind(clause) != K::ExceptGroupClause)
       continue;

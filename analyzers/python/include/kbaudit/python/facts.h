@@ -338,6 +338,15 @@ struct LoopBinding {
   LineRange lines;                  ///< the whole statement, or the whole comprehension
 };
 
+/// A statement whose keyword alone is what some harness's gate tests (KernelBench's static
+/// checker rejects any `try:` and any `pass`); RUB017 answers those checks by statement, not by
+/// the word in a comment or a string.
+struct KeywordStatement {
+  std::string keyword; ///< "try", "pass"
+  std::string function;
+  LineRange lines;
+};
+
 struct PythonFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
@@ -356,6 +365,7 @@ struct PythonFacts {
   std::vector<Diagnostic> diagnostics;
   std::vector<LoopBinding> loops;
   std::vector<FrameAttribute> frameAttributes;
+  std::vector<KeywordStatement> keywordStatements;
 
   /// Resolves a dotted name as written at module scope through the imports
   /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.
