@@ -48,6 +48,7 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeRub015());
   checks.push_back(makeRub017());
   checks.push_back(makeRub018());
+  checks.push_back(makeRub019());
   return checks;
 }
 
