@@ -671,7 +671,7 @@ annotations::Annotation analyse(const RunTarget &run, const AuditOptions &option
   if (problem && run.evaluation)
     gradedAs(*problem, *run.evaluation);
   const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
-  rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
+  rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem, suite.profile}, options.selection);
   std::optional<runtime::RuntimeReport> report;
   if (options.runtime) {
     if (ctxProblem) {

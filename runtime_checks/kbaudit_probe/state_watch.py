@@ -136,6 +136,7 @@ class StateWatch:
 
         _thread.start_new_thread = _thread.start_new = start_new_thread
         events.watch_ctypes()
+        events.watch_sleep()
         if self.harness.device == "cuda":
             # The CUDA driver starts its own threads (named cuda-EvtHandlR and the like) at the
             # first allocation: started now, they are noted as the library's, not the solution's.
@@ -380,6 +381,8 @@ class Region:
         self.handed = handed_containers(handed)
 
     def __enter__(self):
+        # The audit hook grades what it sees by the stretch it happens in (a sleep in a call).
+        self.outer, self.watch.events.stage = self.watch.events.stage, self.stage
         try:
             self.before = self.watch.snapshot(sys._getframe(1).f_back, self.handed)
         except Exception:
@@ -387,6 +390,8 @@ class Region:
         return self
 
     def __exit__(self, *exc):
+        # Compared before the stage is put back: the snapshot was taken with it set.
         if self.before is not None:
             self.watch.compare(self.before, self.stage)
+        self.watch.events.stage = self.outer
         return False

@@ -51,7 +51,7 @@ TEST(Cli, CheckExitCodeFollowsVerdict) {
   const Result wrap = kb({"check", (dir / "wrap").string()});
   EXPECT_EQ(wrap.code, cli::kExitFlagged) << wrap.out;
   EXPECT_NE(wrap.out.find("WRAP001"), std::string::npos);
-  EXPECT_NE(wrap.out.find("solution.py:6"), std::string::npos) << wrap.out; // the torch.matmul line
+  EXPECT_NE(wrap.out.find("solution.py:6"), std::string::npos) << wrap.out; // the `a @ b` line
 }
 
 TEST(Cli, CheckFormatsAreParseable) {

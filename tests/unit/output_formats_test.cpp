@@ -82,7 +82,7 @@ TEST(OutputFormats, FullIsTheDefaultAndShowsTheLine) {
   EXPECT_EQ(full.out, runs.check({"--format", "text"}).out) << "text stays an alias of full";
   EXPECT_NE(full.out.find("  a/solution.py:6:9: WRAP001 no-authored-kernel [reward_hack, high] "), std::string::npos)
       << full.out;
-  EXPECT_NE(full.out.find("      6 |         return torch.matmul(a, b)\n"), std::string::npos) << full.out;
+  EXPECT_NE(full.out.find("      6 |         return a @ b\n"), std::string::npos) << full.out;
   EXPECT_NE(full.out.find("\nb: clean\n"), std::string::npos) << full.out;
 }
 
