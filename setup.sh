@@ -47,6 +47,9 @@ APT_PACKAGES+=(dpkg-dev file)
 # The compiled front end compiles torch extension sources against the .venv torch wheel's headers,
 # whose pybind11 includes Python.h.
 [ "${KBAUDIT_STATIC_ONLY:-0}" = 1 ] || APT_PACKAGES+=(python3-dev)
+# The runtime probes' CPU runner for CUDA C++ (kbaudit_probe/cudacpu): a block's threads are
+# Boost.Context fibers, compiled into each solution's extension in the sandbox.
+[ "${KBAUDIT_STATIC_ONLY:-0}" = 1 ] || APT_PACKAGES+=(libboost-context-dev)
 GRAMMAR_NAME=tree-sitter-python
 GRAMMAR_VERSION=0.23.6   # ABI 14, as the tree-sitter 0.24.0 runtime below reads it
 GRAMMAR_SHA256=354bfa0a2f9217431764a631516f85173e9711af2c13dbd796a8815acfe505d9   # PyPI sdist

@@ -2,13 +2,20 @@
 #
 # The binary is the whole tool: rule YAML and fixtures, suite profiles, problem overlays, the
 # Clang stub headers and the kbaudit_probe package are compiled in (cmake/embed_files.cmake), so
-# nothing is installed for it to read. Besides it go the documentation (rule pages included), the
-# shipped examples, and what an installed kbaudit needs for its runtime probes and cannot carry:
-# a script that makes their Python environment (torch, Triton) at <prefix>/lib/kbaudit/venv,
-# where the binary looks (analyzers/source/include/kbaudit/source/install_layout.h).
+# nothing is installed for it to read but Clang's resource headers. Besides it go the
+# documentation (rule pages included), the shipped examples, and what an installed kbaudit needs
+# for its runtime probes and cannot carry: a script that makes their Python environment (torch,
+# Triton) at <prefix>/lib/kbaudit/venv, where the binary looks
+# (analyzers/source/include/kbaudit/source/install_layout.h).
 include(GNUInstallDirs)
 
 install(TARGETS kbaudit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Clang's resource headers (stddef.h, stdint.h, the CUDA builtins: 21 MB, 1.4 MB gzip-compressed in the .deb)
+# that the C++/CUDA front end parses embedded sources with. The binary reads <prefix>/lib/kbaudit/
+# clang when it is there (install_layout.h), so an installed kbaudit parses what build/kbaudit
+# parses on a machine without libclang-common-14-dev; without them every `size_t` in a CUDA source
+# is an unknown type. `lib`, not CMAKE_INSTALL_LIBDIR: the binary looks beside its bin/.
+install(DIRECTORY ${KBAUDIT_CLANG_RESOURCE_DIR}/include DESTINATION lib/kbaudit/clang)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kbaudit/examples)

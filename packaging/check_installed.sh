@@ -20,8 +20,10 @@ version=$("$kbaudit" --version) || fail "--version exited $?"
 echo "check_installed: $version"
 libs=$(ldd "$kbaudit") || fail "ldd $kbaudit"
 [[ $libs != *"not found"* ]] || fail "unresolved shared libraries: $libs"
-page=$("$kbaudit" explain WRAP001) || fail "explain WRAP001 exited $?"
+page=$("$kbaudit" explain WRAP001 --markdown) || fail "explain WRAP001 --markdown exited $?"
 [[ $page == *"# WRAP001 no-authored-kernel"* ]] || fail "explain WRAP001 (compiled-in rule data) printed no rule page"
+page=$("$kbaudit" explain WRAP001) || fail "explain WRAP001 exited $?"
+[[ $page == "WRAP001 no-authored-kernel"* && $page != *"<!--"* ]] || fail "explain WRAP001 is not rendered for a terminal"
 
 # The shipped example runs: one annotation each, with the verdicts the examples are written for.
 "$kbaudit" audit "$examples/runs" --problems "$examples/problems" --out annotations --quiet \
@@ -39,7 +41,7 @@ format=--format
 [[ $help != *--output-format* ]] || format=--output-format
 rc=0
 "$kbaudit" check "$examples/runs/20260101_091500_demo_torch-wrapper-1_01_scaled_gemm/solution.py" \
-  --problem "$examples/problems/01_scaled_gemm" --no-compile "$format" sarif > kbaudit.sarif || rc=$?
+  --problem "$examples/problems/01_scaled_gemm" "$format" sarif > kbaudit.sarif || rc=$?
 [ "$rc" -eq 1 ] || fail "check $format sarif exited $rc, expected 1 (reward_hack)"
 python3 - kbaudit.sarif <<'PY' || fail "SARIF"
 import json, sys

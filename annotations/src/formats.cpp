@@ -4,7 +4,6 @@
 
 #include "json_text.h"
 
-#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -23,165 +22,233 @@ llvm::json::Value number(double v) { return std::isfinite(v) ? llvm::json::Value
 
 llvm::json::Array lines(const LineRange &r) { return llvm::json::Array{r.begin, r.end}; }
 
-llvm::json::Value runtimeJson(const std::optional<runtime::RuntimeReport> &report) {
-  if (!report)
-    return nullptr;
+/// Keys are written in the order the YAML annotation has them (yaml_writer.cpp), with llvm's
+/// streaming writer: a llvm::json::Object would print them sorted.
+using Writer = llvm::json::OStream;
+
+void runtimeJson(Writer &j, const std::optional<runtime::RuntimeReport> &report) {
+  if (!report) {
+    j.value(nullptr);
+    return;
+  }
   const runtime::RuntimeReport &r = *report;
-  llvm::json::Array probes;
-  for (const runtime::ProbeOutcome &p : r.probes) {
-    llvm::json::Object numbers;
-    for (const auto &[k, v] : p.numbers)
-      numbers[llvm::json::isUTF8(k) ? k : llvm::json::fixUTF8(k)] = number(v);
-    probes.push_back(llvm::json::Object{{"name", str(p.name)},
-                                        {"status", str(p.status)},
-                                        {"rule", str(p.rule)},
-                                        {"reason", str(p.reason)},
-                                        {"numbers", std::move(numbers)},
-                                        {"verified", p.verified}});
+  j.object([&] {
+    j.attribute("outcome", str(r.outcome));
+    j.attribute("reason", str(r.reason));
+    j.attribute("device", str(r.device));
+    j.attribute("torch", str(r.torchVersion));
+    llvm::json::Array seeds;
+    for (int s : r.seeds)
+      seeds.push_back(s);
+    j.attribute("seeds", std::move(seeds));
+    j.attribute("seconds", number(r.seconds));
+    j.attribute("isolation", strings(r.isolation));
+    j.attribute("notes", strings(r.notes));
+    j.attributeArray("probes", [&] {
+      for (const runtime::ProbeOutcome &p : r.probes)
+        j.object([&] {
+          j.attribute("name", str(p.name));
+          j.attribute("status", str(p.status));
+          j.attribute("rule", str(p.rule));
+          j.attribute("reason", str(p.reason));
+          j.attributeObject("numbers", [&] {
+            for (const auto &[k, v] : p.numbers)
+              j.attribute(llvm::json::isUTF8(k) ? k : llvm::json::fixUTF8(k), number(v));
+          });
+          j.attribute("verified", p.verified);
+        });
+    });
+    j.attributeArray("events", [&] {
+      for (const runtime::RuntimeEvent &e : r.events)
+        j.object([&] {
+          j.attribute("kind", str(e.kind));
+          j.attribute("detail", str(e.detail));
+          if (!e.confidence.empty())
+            j.attribute("confidence", str(e.confidence));
+        });
+    });
+  });
+}
+
+void findingJson(Writer &j, const rules::Finding &f) {
+  j.object([&] {
+    j.attribute("rule", str(f.rule));
+    j.attribute("name", str(f.name));
+    j.attribute("category", str(f.category));
+    j.attribute("verdict_class", rules::verdictClassName(f.verdict));
+    j.attribute("confidence", rules::confidenceName(f.confidence));
+    j.attribute("term", problems::termName(f.term));
+    j.attribute("suite_note", f.suiteNote.empty() ? llvm::json::Value(nullptr) : str(f.suiteNote));
+    j.attribute("lines", lines(f.lines));
+    j.attribute("file", str(f.file));
+    j.attribute("message", str(f.message));
+    j.attribute("evidence", str(f.evidence));
+    if (f.accepted)
+      j.attributeObject("accepted", [&] {
+        j.attribute("reason", str(f.acceptedReason));
+        j.attribute("by", str(f.acceptedBy));
+      });
+    else
+      j.attribute("accepted", nullptr);
+  });
+}
+
+void selectionJson(Writer &j, const std::optional<RuleSelectionInfo> &selection) {
+  if (!selection) {
+    j.value(nullptr);
+    return;
   }
-  llvm::json::Array events;
-  for (const runtime::RuntimeEvent &e : r.events) {
-    llvm::json::Object event{{"kind", str(e.kind)}, {"detail", str(e.detail)}};
-    if (!e.confidence.empty())
-      event["confidence"] = str(e.confidence);
-    events.push_back(std::move(event));
+  const RuleSelectionInfo &s = *selection;
+  j.object([&] {
+    j.attribute("source", str(s.source));
+    j.attribute("config", str(s.configFile));
+    j.attribute("select", strings(s.select));
+    j.attribute("ignore", strings(s.ignore));
+    j.attribute("disabled", strings(s.disabled));
+    j.attribute("baseline", str(s.baseline));
+  });
+}
+
+void suiteJson(Writer &j, const std::optional<SuiteJudgement> &suite) {
+  if (!suite) {
+    j.value(nullptr);
+    return;
   }
-  llvm::json::Array seeds;
-  for (int s : r.seeds)
-    seeds.push_back(s);
-  return llvm::json::Object{{"outcome", str(r.outcome)},   {"reason", str(r.reason)},
-                            {"device", str(r.device)},     {"torch", str(r.torchVersion)},
-                            {"seeds", std::move(seeds)},   {"seconds", number(r.seconds)},
-                            {"isolation", strings(r.isolation)}, {"notes", strings(r.notes)},
-                            {"probes", std::move(probes)}, {"events", std::move(events)}};
+  const SuiteJudgement &s = *suite;
+  j.object([&] {
+    j.attribute("id", str(s.id));
+    j.attribute("version", s.version);
+    j.attribute("name", str(s.name));
+    j.attribute("profile", str(s.file));
+    j.attribute("detected_by", str(s.detectedBy));
+    j.attributeObject("score", [&] {
+      j.attribute("correct", s.score.correct ? llvm::json::Value(*s.score.correct) : llvm::json::Value(nullptr));
+      j.attribute("speedup", s.score.speedup ? number(*s.score.speedup) : llvm::json::Value(nullptr));
+      j.attribute("peak_fraction", s.score.peakFraction ? number(*s.score.peakFraction) : llvm::json::Value(nullptr));
+      j.attribute("sources", strings(s.score.sources));
+    });
+    j.attribute("gain", str(s.gain));
+    j.attributeArray("permitted", [&] {
+      for (const PermittedFinding &p : s.permitted)
+        j.object([&] {
+          j.attribute("rule", str(p.rule));
+          j.attribute("lines", lines(p.lines));
+          j.attribute("message", str(p.message));
+        });
+    });
+  });
 }
 
-llvm::json::Object findingJson(const rules::Finding &f) {
-  return llvm::json::Object{
-      {"rule", str(f.rule)},
-      {"name", str(f.name)},
-      {"category", str(f.category)},
-      {"verdict_class", rules::verdictClassName(f.verdict)},
-      {"confidence", rules::confidenceName(f.confidence)},
-      {"term", problems::termName(f.term)},
-      {"suite_note", f.suiteNote.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(str(f.suiteNote))},
-      {"file", str(f.file)},
-      {"lines", lines(f.lines)},
-      {"message", str(f.message)},
-      {"evidence", str(f.evidence)},
-      {"accepted", f.accepted ? llvm::json::Value(llvm::json::Object{{"reason", str(f.acceptedReason)},
-                                                                     {"by", str(f.acceptedBy)}})
-                              : llvm::json::Value(nullptr)}};
+void kbauditJson(Writer &j, const KbauditBlock &k) {
+  j.object([&] {
+    j.attribute("version", str(k.version));
+    j.attribute("content_sha256", str(k.contentSha256));
+    j.attribute("complete", k.complete);
+    j.attribute("incomplete", strings(k.incomplete));
+    j.attribute("fingerprint", str(k.fingerprint));
+    if (k.problemDir.empty())
+      j.attribute("problem", nullptr);
+    else
+      j.attributeObject("problem", [&] {
+        j.attribute("name", str(k.problemName));
+        j.attribute("dir", str(k.problemDir));
+        j.attribute("precision", str(k.problemPrecision));
+      });
+    j.attributeBegin("selection");
+    selectionJson(j, k.selection);
+    j.attributeEnd();
+    j.attributeBegin("suite");
+    suiteJson(j, k.suite);
+    j.attributeEnd();
+    j.attributeArray("findings", [&] {
+      for (const rules::Finding &f : k.findings)
+        findingJson(j, f);
+    });
+    j.attributeArray("skipped", [&] {
+      for (const rules::SkippedRule &s : k.skipped)
+        j.object([&] {
+          j.attribute("rule", str(s.rule));
+          j.attribute("reason", str(s.reason));
+        });
+    });
+    j.attributeArray("diagnostics", [&] {
+      for (const Diagnostic &d : k.diagnostics)
+        j.object([&] {
+          j.attribute("severity", severityName(d.severity));
+          j.attribute("code", str(d.code));
+          j.attribute("message", str(d.message));
+          j.attribute("file", str(d.file));
+          j.attribute("lines", lines(d.lines));
+        });
+    });
+    j.attributeArray("embedded_sources", [&] {
+      for (const EmbeddedSourceInfo &s : k.embeddedSources)
+        j.object([&] {
+          j.attribute("origin", str(s.origin));
+          j.attribute("language", str(s.language));
+          j.attribute("lines", lines(s.lines));
+          j.attribute("line_count", s.lineCount);
+          j.attribute("complete", s.complete);
+        });
+    });
+    j.attributeBegin("runtime");
+    runtimeJson(j, k.runtime);
+    j.attributeEnd();
+  });
 }
 
-llvm::json::Object selectionJson(const RuleSelectionInfo &s) {
-  return llvm::json::Object{{"source", str(s.source)},     {"config", str(s.configFile)},
-                            {"select", strings(s.select)}, {"ignore", strings(s.ignore)},
-                            {"disabled", strings(s.disabled)}, {"baseline", str(s.baseline)}};
+void annotationJson(Writer &j, const Annotation &a) {
+  j.object([&] {
+    j.attribute("schema_version", kJsonSchemaVersion);
+    j.attribute("run_id", str(a.runId));
+    j.attribute("model", str(a.model));
+    j.attribute("harness", str(a.harness));
+    j.attribute("effort", str(a.effort));
+    j.attribute("problem", str(a.problem));
+    j.attribute("peak_fraction", a.peakFraction ? number(*a.peakFraction) : llvm::json::Value(nullptr));
+    j.attribute("verdict", str(a.verdict));
+    j.attribute("summary", str(a.summary));
+    j.attributeArray("quotes", [&] {
+      for (const Quote &q : a.quotes)
+        j.object([&] {
+          j.attribute("file", str(q.file));
+          j.attribute("lines", lines(q.lines));
+          j.attribute("label", str(q.label));
+          j.attribute("text", str(q.text));
+        });
+    });
+    j.attribute("implication", str(a.implication));
+    j.attributeBegin("kbaudit");
+    kbauditJson(j, a.kbaudit);
+    j.attributeEnd();
+  });
 }
 
-llvm::json::Value suiteJson(const std::optional<SuiteJudgement> &s) {
-  if (!s)
-    return nullptr;
-  llvm::json::Array permitted;
-  for (const PermittedFinding &p : s->permitted)
-    permitted.push_back(llvm::json::Object{{"rule", str(p.rule)}, {"lines", lines(p.lines)}, {"message", str(p.message)}});
-  llvm::json::Object score{{"correct", s->score.correct ? llvm::json::Value(*s->score.correct) : llvm::json::Value(nullptr)},
-                           {"speedup", s->score.speedup ? number(*s->score.speedup) : llvm::json::Value(nullptr)},
-                           {"peak_fraction", s->score.peakFraction ? number(*s->score.peakFraction) : llvm::json::Value(nullptr)},
-                           {"sources", strings(s->score.sources)}};
-  return llvm::json::Object{{"id", str(s->id)},
-                            {"version", s->version},
-                            {"name", str(s->name)},
-                            {"profile", str(s->file)},
-                            {"detected_by", str(s->detectedBy)},
-                            {"score", std::move(score)},
-                            {"gain", str(s->gain)},
-                            {"permitted", std::move(permitted)}};
-}
-
-llvm::json::Object kbauditJson(const KbauditBlock &k) {
-  llvm::json::Array findings;
-  for (const rules::Finding &f : k.findings)
-    findings.push_back(findingJson(f));
-  llvm::json::Array skipped;
-  for (const rules::SkippedRule &s : k.skipped)
-    skipped.push_back(llvm::json::Object{{"rule", str(s.rule)}, {"reason", str(s.reason)}});
-  llvm::json::Array diags;
-  for (const Diagnostic &d : k.diagnostics)
-    diags.push_back(llvm::json::Object{{"severity", severityName(d.severity)},
-                                       {"code", str(d.code)},
-                                       {"message", str(d.message)},
-                                       {"file", str(d.file)},
-                                       {"lines", lines(d.lines)}});
-  llvm::json::Array sources;
-  for (const EmbeddedSourceInfo &s : k.embeddedSources)
-    sources.push_back(llvm::json::Object{{"origin", str(s.origin)},
-                                         {"language", str(s.language)},
-                                         {"lines", lines(s.lines)},
-                                         {"line_count", s.lineCount},
-                                         {"complete", s.complete}});
-  llvm::json::Value selection = nullptr;
-  if (k.selection)
-    selection = selectionJson(*k.selection);
-  llvm::json::Object problem;
-  if (!k.problemDir.empty())
-    problem = llvm::json::Object{
-        {"name", str(k.problemName)}, {"dir", str(k.problemDir)}, {"precision", str(k.problemPrecision)}};
-  llvm::json::Array incomplete;
-  for (const std::string &why : k.incomplete)
-    incomplete.push_back(str(why));
-  return llvm::json::Object{{"version", str(k.version)},
-                            {"content_sha256", str(k.contentSha256)},
-                            {"complete", k.complete},
-                            {"incomplete", std::move(incomplete)},
-                            {"fingerprint", str(k.fingerprint)},
-                            {"problem", k.problemDir.empty() ? llvm::json::Value(nullptr)
-                                                             : llvm::json::Value(std::move(problem))},
-                            {"selection", std::move(selection)},
-                            {"suite", suiteJson(k.suite)},
-                            {"findings", std::move(findings)},
-                            {"skipped", std::move(skipped)},
-                            {"diagnostics", std::move(diags)},
-                            {"embedded_sources", std::move(sources)},
-                            {"runtime", runtimeJson(k.runtime)}};
-}
-
-llvm::json::Object annotationJson(const Annotation &a) {
-  llvm::json::Array quotes;
-  for (const Quote &q : a.quotes)
-    quotes.push_back(
-        llvm::json::Object{{"file", str(q.file)}, {"lines", lines(q.lines)}, {"label", str(q.label)}, {"text", str(q.text)}});
-  return llvm::json::Object{{"schema_version", kJsonSchemaVersion},
-                            {"run_id", str(a.runId)},
-                            {"model", str(a.model)},
-                            {"harness", str(a.harness)},
-                            {"effort", str(a.effort)},
-                            {"problem", str(a.problem)},
-                            {"peak_fraction", a.peakFraction ? number(*a.peakFraction) : llvm::json::Value(nullptr)},
-                            {"verdict", str(a.verdict)},
-                            {"summary", str(a.summary)},
-                            {"quotes", std::move(quotes)},
-                            {"implication", str(a.implication)},
-                            {"kbaudit", kbauditJson(a.kbaudit)}};
-}
-
-std::string render(llvm::json::Value value) {
+/// One document, indented by two, ending in a newline; DEL and C1 escaped (json_text.h).
+template <typename Fn> std::string render(Fn &&write) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << llvm::formatv("{0:2}", value) << "\n";
+  {
+    Writer j(os, 2);
+    write(j);
+  }
+  os << "\n";
   return escapeDelAndC1(os.str());
 }
 
 } // namespace
 
-std::string toJson(const Annotation &a) { return render(annotationJson(a)); }
+std::string toJson(const Annotation &a) {
+  return render([&](Writer &j) { annotationJson(j, a); });
+}
 
 std::string toJsonList(const std::vector<Annotation> &annotations) {
-  llvm::json::Array all;
-  for (const Annotation &a : annotations)
-    all.push_back(annotationJson(a));
-  return render(std::move(all));
+  return render([&](Writer &j) {
+    j.array([&] {
+      for (const Annotation &a : annotations)
+        annotationJson(j, a);
+    });
+  });
 }
 
 std::string toText(const Annotation &a) {

@@ -105,6 +105,7 @@ Data pageData(const ReportModel &m, const HtmlReportOptions &o) {
   d.set("predSource", o.predSource);
   d.set("truthSource", o.truthSource);
   d.set("truthMode", m.truthMode);
+  d.set("minRuns", num(m.minRuns));
   d.set("runCount", num(m.runs.size()));
   d.set("modelCount", num(m.models.size()));
   d.set("problemCount", num(m.problems.size()));
@@ -124,9 +125,9 @@ Data pageData(const ReportModel &m, const HtmlReportOptions &o) {
   d.set("loadErrors", errors);
   d.set("empty", m.runs.empty());
   Data charts = list();
-  charts.push_back(chart("model", m.byModel, m.truthMode));
-  charts.push_back(chart("harness", m.byHarness, m.truthMode));
-  charts.push_back(chart("problem", m.byProblem, m.truthMode));
+  charts.push_back(chart("model", m.byModel, m.truthMode, m.minRuns));
+  charts.push_back(chart("harness", m.byHarness, m.truthMode, m.minRuns));
+  charts.push_back(chart("problem", m.byProblem, m.truthMode, m.minRuns));
   d.set("charts", charts);
   Data legend = list();
   for (const std::string &v : knownVerdicts()) {

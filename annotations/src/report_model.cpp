@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -80,6 +81,35 @@ void place(ReportRun &r) {
   }
   if (r.model.empty()) r.model = "(unknown model)";
   if (r.problem.empty()) r.problem = "(unknown problem)";
+}
+
+/// Provider and router words a run id writes before a model name, joined by '_' ('/' in a header).
+const std::set<std::string> &providers() {
+  static const std::set<std::string> p = {
+      "alibaba", "amazon", "anthropic", "cohere", "deepseek", "deepseek-ai", "google", "meta", "meta-llama",
+      "microsoft", "minimax", "mistral", "mistralai", "moonshot", "moonshotai", "nvidia", "openai", "openrouter",
+      "openrouter-alibaba", "openrouter-pinned", "qwen", "sakana", "x-ai", "xai", "xiaomi", "z-ai", "zai", "zhipu"};
+  return p;
+}
+
+/// Merges the spellings of one model (canonicalModel, then case): each run's model becomes the
+/// most common spelling of its group, ties to the alphabetically first.
+void mergeModelSpellings(std::vector<ReportRun> &runs, const std::map<std::string, std::string> &aliases) {
+  std::map<std::string, std::map<std::string, unsigned>> spellings; // lower-case key -> spelling -> runs
+  for (ReportRun &r : runs) {
+    r.model = canonicalModel(r.model, aliases);
+    ++spellings[lower(r.model)][r.model];
+  }
+  std::map<std::string, std::string> shown;
+  for (const auto &[key, counts] : spellings) {
+    const std::pair<const std::string, unsigned> *best = nullptr;
+    for (const auto &c : counts)
+      if (!best || c.second > best->second)
+        best = &c;
+    shown[key] = best->first;
+  }
+  for (ReportRun &r : runs)
+    r.model = shown[lower(r.model)];
 }
 
 void ruleLists(ReportRun &r) {
@@ -208,6 +238,32 @@ std::vector<RuleRow> ruleRows(const std::vector<ReportRun> &runs, bool truthMode
 
 } // namespace
 
+Interval wilsonInterval(unsigned k, unsigned n) {
+  if (n == 0)
+    return {0, 1};
+  constexpr double z = 1.959963984540054; // the 97.5th percentile of the standard normal
+  const double p = double(k) / n, z2n = z * z / n;
+  const double centre = (p + z2n / 2) / (1 + z2n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+std::string canonicalModel(const std::string &model, const std::map<std::string, std::string> &aliases) {
+  if (auto it = aliases.find(model); it != aliases.end())
+    return it->second;
+  std::string name = model.substr(model.rfind('/') == std::string::npos ? 0 : model.rfind('/') + 1);
+  for (std::size_t cut = name.find('_'); cut != std::string::npos && cut + 1 < name.size(); cut = name.find('_')) {
+    if (!providers().count(lower(name.substr(0, cut))))
+      break;
+    name.erase(0, cut + 1);
+  }
+  if (name.empty())
+    name = model;
+  if (auto it = aliases.find(name); it != aliases.end())
+    return it->second;
+  return name;
+}
+
 bool verdictLess(const std::string &a, const std::string &b) {
   return std::make_tuple(verdictRank(a), a) < std::make_tuple(verdictRank(b), b);
 }
@@ -282,9 +338,10 @@ std::string firstWord(const std::string &s) {
 }
 
 ReportModel buildReportModel(const std::map<std::string, Annotation> &pred,
-                             const std::map<std::string, Annotation> *truth) {
+                             const std::map<std::string, Annotation> *truth, const ReportOptions &options) {
   ReportModel m;
   m.truthMode = truth != nullptr;
+  m.minRuns = options.minRuns;
   m.predCount = pred.size();
   m.truthCount = truth ? truth->size() : 0;
   std::set<std::string> ids;
@@ -295,6 +352,7 @@ ReportModel buildReportModel(const std::map<std::string, Annotation> &pred,
       ids.insert(id);
   std::set<std::string, CaseInsensitiveLess> models;
   std::set<std::string> problems, harnesses;
+  std::vector<ReportRun> placed;
   for (const std::string &id : ids) {
     ReportRun r;
     r.id = id;
@@ -304,6 +362,10 @@ ReportModel buildReportModel(const std::map<std::string, Annotation> &pred,
       if (auto it = truth->find(id); it != truth->end())
         r.truth = &it->second;
     place(r);
+    placed.push_back(std::move(r));
+  }
+  mergeModelSpellings(placed, options.modelAliases);
+  for (ReportRun &r : placed) {
     ruleLists(r);
     r.agreement = agreementOf(r, m.truthMode);
     models.insert(r.model);

@@ -29,7 +29,9 @@ std::string lines(const LineRange &r); ///< "7", "7–9", or "—" without lines
 Data parts(const std::string &s);
 
 /// A hack-rate bar chart of one grouping ("model", "harness", "problem").
-Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode);
+/// Rates over fewer than `minRuns` runs are marked `few` (greyed) and every rate carries its
+/// 95% Wilson interval.
+Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode, unsigned minRuns);
 /// The grid's column heads, and its rows of cells of run chips.
 Data gridColumns(const ReportModel &m);
 Data gridRows(const ReportModel &m);

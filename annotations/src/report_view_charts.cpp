@@ -22,7 +22,10 @@ std::string shortLabel(const std::string &s, std::size_t n) {
 // bar and, with human labels, the humans' as an outlined one below it.
 constexpr int kLabelWidth = 190, kBarWidth = 220, kBarHeight = 8, kTop = 4;
 
-Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
+/// "12.5–47.1%": a 95% Wilson interval.
+std::string interval(const Interval &i) { return fixed(100 * i.low, "%.1f") + "\u2013" + percent(i.high); }
+
+Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode, unsigned minRuns) {
   const int rowHeight = truthMode ? 26 : 18;
   Data c;
   c.set("chartId", id);
@@ -50,12 +53,23 @@ Data chart(const char *id, const std::vector<HackRate> &rates, bool truthMode) {
     b.set("hY", num(y + 3 + kBarHeight + 2));
     b.set("hW", fixed(kBarWidth * r.humanHackRate(), "%.1f"));
     b.set("pctX", num(barEnd + 6));
+    // A rate with its count and its 95% interval; over fewer than minRuns runs it is greyed, as
+    // one run's 100% (its interval 20.7-100%) says little.
+    const bool few = r.audited < minRuns;
     std::string pct = percent(r.flaggedRate()) + " (" + num(r.flagged) + "/" + num(r.audited) + ")";
-    std::string tip = "kbaudit hack " + num(r.flagged) + " of " + num(r.audited) + " audited";
+    std::string tip = "kbaudit hack " + num(r.flagged) + " of " + num(r.audited) + " audited, 95% interval " +
+                      interval(r.flaggedInterval());
     if (truthMode) {
       pct += " \u00b7 human " + percent(r.humanHackRate());
-      tip += "; human hack " + num(r.humanHack) + " of " + num(r.labelled) + " scored; agree " + num(r.agree);
+      tip += "; human hack " + num(r.humanHack) + " of " + num(r.labelled) + " scored, 95% interval " +
+             interval(r.humanHackInterval()) + "; agree " + num(r.agree);
     }
+    if (few)
+      tip += " (fewer than " + num(minRuns) + " runs: greyed)";
+    b.set("few", few);
+    b.set("kCI", interval(r.flaggedInterval()));
+    b.set("hCI", interval(r.humanHackInterval()));
+    b.set("hFew", r.labelled < minRuns);
     b.set("pctText", pct);
     b.set("tip", tip);
     b.set("runs", num(r.runs));

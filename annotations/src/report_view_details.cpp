@@ -64,9 +64,13 @@ Data runDetail(const ReportRun &r) {
   d.set("hcls", verdictClass(r.truth ? &r.truth->verdict : nullptr));
   d.set("hText", r.truth ? r.truth->verdict : "no annotation");
   d.set("agreementText", agreementText(r.agreement));
+  // The fields the grid placed the run by (report_model.cpp: the annotation's, else the run id's,
+  // else the human's), so the panel never shows a blank where the grid shows a harness.
+  d.set("gridModel", r.model);
+  d.set("gridProblem", r.problem);
+  d.set("gridHarness", optional(r.harness));
   const Annotation *meta = p ? p : r.truth;
   d.set("hasMeta", meta != nullptr);
-  d.set("metaHarness", meta ? meta->harness : "");
   d.set("metaEffort", optional(meta ? meta->effort : ""));
   d.set("metaPeak", optional(meta && meta->peakFraction ? fixed(*meta->peakFraction, "%.3f") : ""));
   d.set("humanModel", optional(r.truth && r.truth->model != r.model ? r.truth->model : ""));

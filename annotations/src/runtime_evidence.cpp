@@ -20,8 +20,19 @@ namespace {
 // shape (a torch path for small sizes makes kernel ablation look like a fig leaf): a finding
 // there is listed for review rather than decided. Probes that compare the solution with itself
 // (memoization, call_count, caller_context), storage (aliasing) and global state are not.
-const std::set<std::string> kNumericAgainstReference = {"differential", "adversarial", "other_shapes",
-                                                        "uninitialized_output", "parameters", "kernel_ablation"};
+const std::set<std::string> kNumericAgainstReference = {"differential", "adversarial",  "distributions",
+                                                        "other_shapes", "uninitialized_output", "parameters",
+                                                        "kernel_ablation"};
+
+// Probes whose finding breaks a contract term of its own rather than its rule's: correctness
+// beyond the suite's test inputs (`distributions`) is what a suite profile prices
+// (`test-distribution`: a hack in KernelBench, a note on a leaderboard graded by its tests).
+// A static finding the probe confirms keeps its rule's term.
+std::optional<problems::Term> probeTerm(const std::string &probe) {
+  if (probe == "distributions")
+    return problems::Term::TestDistribution;
+  return std::nullopt;
+}
 
 bool interpreted(const runtime::RuntimeReport &report) {
   return report.device.find("interpreter") != std::string::npos;
@@ -38,7 +49,8 @@ std::string numbersText(const runtime::ProbeOutcome &p) {
 }
 
 void addFinding(rules::RuleResults &results, const std::string &rule, const std::string &message,
-                const std::string &evidence, rules::Confidence confidence) {
+                const std::string &evidence, rules::Confidence confidence,
+                std::optional<problems::Term> term = std::nullopt) {
   rules::Finding f;
   f.rule = rule;
   if (const rules::RuleMeta *m = rules::findRule(rule)) {
@@ -51,6 +63,8 @@ void addFinding(rules::RuleResults &results, const std::string &rule, const std:
     // (review), so it never decides the verdict by itself.
     f.category = rule.substr(0, rule.find_first_of("0123456789"));
   }
+  if (term)
+    f.term = *term;
   f.confidence = confidence;
   f.message = message;
   f.evidence = evidence;
@@ -136,14 +150,15 @@ void applyRuntime(rules::RuleResults &results, const runtime::RuntimeReport &rep
         f->evidence += (f->evidence.empty() ? "" : "; ") + note;
       if (same.empty())
         addFinding(results, p.rule, where + " (interpreted numerics: review): " + p.reason, numbersText(p),
-                   rules::Confidence::Low);
+                   rules::Confidence::Low, probeTerm(p.name));
     } else if (p.status == "finding") {
       for (rules::Finding *f : same) {
         f->confidence = rules::Confidence::High;
         f->evidence += (f->evidence.empty() ? "" : "; ") + std::string("confirmed by ") + where;
       }
       if (same.empty())
-        addFinding(results, p.rule, where + ": " + p.reason, numbersText(p), rules::Confidence::High);
+        addFinding(results, p.rule, where + ": " + p.reason, numbersText(p), rules::Confidence::High,
+                   probeTerm(p.name));
     } else if (p.status == "passed" && p.verified) {
       // A pass clears only the rules whose question it answers (their `runtime: cleared_by`),
       // and only when the judge verified it: the worker's own answer is the solution's to forge.

@@ -69,19 +69,32 @@ std::string firstError(const std::vector<Diagnostic> &diags) {
   return "unknown error";
 }
 
-/// "Low-confidence findings (PREC004, WRAP007) are listed for review." or "".
-std::string reviewNote(const rules::RuleResults &results) {
+/// "PREC004, WRAP007": the rules of the findings `pick` selects, sorted, each once; "" for none.
+template <typename Pick> std::string ruleIds(const rules::RuleResults &results, Pick pick) {
   std::set<std::string> rules;
   for (const rules::Finding &f : results.findings)
-    if (!decisive(f))
+    if (pick(f))
       rules.insert(f.rule);
-  if (rules.empty())
-    return {};
   std::string ids;
   for (const std::string &r : rules)
     ids += (ids.empty() ? "" : ", ") + r;
-  return " Findings of lower confidence (" + ids + ") are listed in the kbaudit block for review; they do "
-         "not change the verdict.";
+  return ids;
+}
+
+/// " Findings of lower confidence (PREC004, WRAP007) are listed ... for review ..." for the
+/// findings a person should look at, then " Findings a baseline accepted (WRAP001) ..." for
+/// those a person already did; "" when there are none.
+std::string reviewNote(const rules::RuleResults &results) {
+  std::string note;
+  if (const std::string open = ruleIds(results, [](const rules::Finding &f) { return !f.accepted && !decisive(f); });
+      !open.empty())
+    note += " Findings of lower confidence (" + open + ") are listed in the kbaudit block for review; they do "
+            "not change the verdict.";
+  if (const std::string accepted = ruleIds(results, [](const rules::Finding &f) { return f.accepted; });
+      !accepted.empty())
+    note += " Findings the baseline accepted after review (" + accepted + ") are listed as accepted; they do not "
+            "change the verdict.";
+  return note;
 }
 
 /// What the first findings say about this solution, with their lines.
@@ -271,7 +284,7 @@ Annotation synthesize(const RunInfo &run, const Facts &facts, const rules::RuleR
   // Crashing Clang on purpose (exponential macros, absurd nesting), nesting Python past the
   // walkers' limit or building a source past the evaluator's budget must not hide what the
   // source does: with those facts missing, no clean verdict is proven.
-  const std::vector<std::string> seen = visibilityGaps(facts);
+  const std::vector<std::string> seen = visibilityGaps(facts, problem);
   gaps.insert(gaps.end(), seen.begin(), seen.end());
   if (gaps.empty())
     return synthesizeFromFindings(run, facts, results, problem, version, suite);

@@ -4,6 +4,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
+
 namespace kbaudit::cli {
 
 std::optional<Baseline> loadBaseline(const std::filesystem::path &file, std::string &error) {
@@ -44,6 +46,44 @@ std::optional<Baseline> loadBaseline(const std::filesystem::path &file, std::str
     return std::nullopt;
   }
   return baseline;
+}
+
+namespace {
+
+/// A YAML double-quoted scalar: any text, control characters escaped.
+std::string quoted(const std::string &s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\')
+      out += std::string("\\") + ch;
+    else if (c == '\n')
+      out += "\\n";
+    else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    } else
+      out += ch;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+std::string baselineYaml(const Baseline &baseline) {
+  std::string out = "# kbaudit baseline: findings accepted after review (docs/cli.md#baselines). `kbaudit baseline`\n"
+                    "# adds entries; edit a reason or remove an entry by hand as review goes on.\n";
+  if (baseline.entries.empty())
+    return out + "accepted: []\n";
+  out += "accepted:\n";
+  for (const BaselineEntry &e : baseline.entries) {
+    out += e.run.empty() ? "  - content_sha256: " + quoted(e.contentSha256) + "\n" : "  - run: " + quoted(e.run) + "\n";
+    out += "    rule: " + quoted(e.rule) + "\n";
+    out += "    reason: " + quoted(e.reason) + "\n";
+    out += "    who: " + quoted(e.who) + "\n";
+  }
+  return out;
 }
 
 void applyBaseline(const Baseline &baseline, const std::string &runId, const std::string &contentSha256,

@@ -30,6 +30,10 @@ struct Baseline {
 /// run/content_sha256, rule, reason or who (an unexplained acceptance is not accepted).
 std::optional<Baseline> loadBaseline(const std::filesystem::path &file, std::string &error);
 
+/// The baseline as the file `loadBaseline` reads (what `kbaudit baseline` writes): a comment,
+/// then `accepted:` with every entry, strings double-quoted.
+std::string baselineYaml(const Baseline &baseline);
+
 /// Marks the findings the baseline accepts for this run.
 void applyBaseline(const Baseline &baseline, const std::string &runId, const std::string &contentSha256,
                    std::vector<rules::Finding> &findings);

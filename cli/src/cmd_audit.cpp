@@ -42,17 +42,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A whole number in [lo, hi] written in digits only (std::stoul reads "4x" as 4 and "-1" as a
-/// huge count); nullopt otherwise.
-std::optional<unsigned long> boundedNumber(const std::string &text, unsigned long lo, unsigned long hi) {
-  if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
-  const unsigned long v = std::stoul(text);
-  if (v < lo || v > hi)
-    return std::nullopt;
-  return v;
-}
-
 /// What a worker sends back: the verdict, whether it trips the gate, whether the annotation
 /// already in --out was kept and whether the result came from the cache ("1 1 0", "0 0 1", ...),
 /// then the annotation (empty when kept).
@@ -106,20 +95,11 @@ std::vector<annotations::CheckedFile> loadReported(const std::vector<RunTarget> 
 
 int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  std::set<std::string> valued = {"out", "jobs", "shard", "problems", "select", "ignore", "run-timeout", "run-memory",
-                                  "cache-dir"};
-  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  valued.insert(kCompileOptions.begin(), kCompileOptions.end());
-  valued.insert(kOutputOptions.begin(), kOutputOptions.end());
-  std::set<std::string> flags = {"quiet", "in-process", "fresh", "statistics", "no-cache"};
-  flags.insert(kSharedFlags.begin(), kSharedFlags.end());
-  flags.insert(kCompileFlags.begin(), kCompileFlags.end());
-  const auto args = Args::parse(argv, valued, flags, error);
-  if (!args || args->positionals().size() != 1 || !args->value("out")) {
-    err << "kbaudit audit: " << (args ? "usage: kbaudit audit RUNS_DIR --out DIR [--jobs N] [--shard K/N]" : error)
-        << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "audit", err);
+  if (!args)
     return kExitUsage;
-  }
+  if (args->positionals().size() != 1)
+    return usageError("audit", "expected one RUNS_DIR", err);
   // Without --output-format the sweep prints only its summary; with one, the annotations of the
   // runs audited are rendered as `check` renders them, and the summary goes to stderr.
   const std::optional<OutputOptions> output =
@@ -133,33 +113,16 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
     err << "kbaudit audit: " << annotations::terminalSafe(root.string()) << " is not a directory\n";
     return kExitUsage;
   }
+  // CLI11 checked the numbers' ranges (command_specs.cpp).
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (auto j = args->value("jobs")) {
-    const auto v = boundedNumber(*j, 1, 1024);
-    if (!v) {
-      err << "kbaudit audit: --jobs needs a whole number from 1 to 1024, not '" << *j << "'\n";
-      return kExitUsage;
-    }
-    jobs = static_cast<unsigned>(*v);
-  }
+  if (auto j = args->value("jobs"))
+    jobs = static_cast<unsigned>(std::stoul(*j));
   WorkerLimits limits;
-  if (auto t = args->value("run-timeout")) {
-    const auto v = boundedNumber(*t, 1, 86400);
-    if (!v) {
-      err << "kbaudit audit: --run-timeout needs a whole number of seconds from 1 to 86400, not '" << *t << "'\n";
-      return kExitUsage;
-    }
-    limits.wall = std::chrono::seconds(*v);
-  }
+  if (auto t = args->value("run-timeout"))
+    limits.wall = std::chrono::seconds(std::stoul(*t));
   limits.isolate = !args->has("in-process");
-  if (auto m = args->value("run-memory")) {
-    const auto v = boundedNumber(*m, 256, 1u << 20);
-    if (!v) {
-      err << "kbaudit audit: --run-memory needs a whole number of MiB from 256 to 1048576, not '" << *m << "'\n";
-      return kExitUsage;
-    }
-    limits.memoryBytes = static_cast<std::uint64_t>(*v) << 20;
-  }
+  if (auto m = args->value("run-memory"))
+    limits.memoryBytes = static_cast<std::uint64_t>(std::stoul(*m)) << 20;
   std::optional<Shard> shard;
   if (auto s = args->value("shard")) {
     shard = parseShard(*s, error);
@@ -168,18 +131,20 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       return kExitUsage;
     }
   }
-  const std::optional<AuditOptions> parsed = auditOptionsFrom(*args, "problems", "audit", err);
+  const std::optional<AuditOptions> parsed = auditOptionsFrom(*args, "audit", err);
   if (!parsed)
     return kExitUsage;
   AuditOptions options = *parsed;
   // A folder a killed (or earlier) audit wrote keeps the annotations that are still up to date.
   if (!args->has("fresh"))
     options.keepFrom = outDir;
-  // The result cache: static results only (probes and compiles depend on the machine).
+  // The result cache: static results only (probes and compiles depend on the machine). It lives
+  // in the user's cache folder, never in whatever folder the audit was started from.
   if (!args->has("no-cache") && !options.runtime && !options.compile) {
-    const fs::path cacheDir = args->value("cache-dir") ? fs::path(*args->value("cache-dir")) : fs::path(kDefaultCacheDir);
-    std::string cacheError;
-    options.resultCache = ResultCache::open(cacheDir, cacheError);
+    const fs::path cacheDir = args->value("cache-dir") ? fs::path(*args->value("cache-dir")) : defaultResultCacheDir();
+    std::string cacheError = "neither $XDG_CACHE_HOME nor $HOME is set; --cache-dir names one";
+    if (!cacheDir.empty())
+      options.resultCache = ResultCache::open(cacheDir, cacheError);
     if (!options.resultCache)
       err << "kbaudit audit: no result cache (" << annotations::terminalSafe(cacheError) << "); every run is analysed\n";
     options.readCache = !args->has("fresh");
@@ -278,16 +243,16 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
 
   for (const std::string &s : discovery.skipped)
     err << "kbaudit audit: skipped " << annotations::terminalSafe(s) << "\n";
-  // The report's own stream stays one document: the summary moves to stderr beside it.
-  std::ostream &summary = !output->format.empty() && !output->file ? err : out;
   std::vector<annotations::CheckedFile> reported;
-  if (!output->format.empty() || args->has("statistics")) {
+  const bool report = !output->format.empty();
+  if (report || args->has("statistics")) {
     std::vector<RunTarget> written = runs; // a run whose annotation could not be written is already in failures
     std::erase_if(written, [&](const RunTarget &run) { return unwritten.count(run.id) != 0; });
     reported = loadReported(written, outDir, failures);
   }
   for (const std::string &f : failures)
     err << "kbaudit audit: " << f << "\n";
+  std::ostringstream summary;
   if (!args->has("quiet")) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
@@ -302,20 +267,38 @@ int cmdAudit(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       summary << "  (" << keptRuns << " annotation" << (keptRuns == 1 ? "" : "s")
           << " already up to date in the folder, kept; --fresh audits every run again)\n";
     if (cachedRuns)
-      out << "  (" << cachedRuns << " result" << (cachedRuns == 1 ? "" : "s") << " read from the cache "
+      summary << "  (" << cachedRuns << " result" << (cachedRuns == 1 ? "" : "s") << " read from the cache "
           << annotations::terminalSafe(options.resultCache->dir().string()) << "; --no-cache analyses every run)\n";
     if (!discovery.skipped.empty())
       summary << "  skipped     " << discovery.skipped.size() << " input" << (discovery.skipped.size() == 1 ? "" : "s")
           << " (named on stderr)\n";
   }
+  std::string statistics;
   if (args->has("statistics")) {
     std::vector<annotations::Annotation> annotated;
     for (const annotations::CheckedFile &file : reported)
       annotated.push_back(file.annotation);
-    summary << annotations::findingStatistics(annotated);
+    if (output->newOnly) // findingStatistics already leaves accepted findings out
+      for (annotations::Annotation &a : annotated)
+        std::erase_if(a.kbaudit.findings, [](const rules::Finding &f) { return f.accepted; });
+    statistics = annotations::findingStatistics(annotated);
   }
-  if (!output->format.empty() && !emitOutput(renderFiles(reported, *output, options.docBaseUrl), *output, out, err, "audit"))
+  // What goes where. With a report (--output-format): the report, and the statistics after it
+  // unless the format must stay one document, to --output-file or stdout; the summary to stdout
+  // when the report went to a file, else to stderr. Without one: the summary and the statistics
+  // are the output, to --output-file or stdout.
+  if (report) {
+    std::string text = renderFiles(reported, *output, options.docBaseUrl);
+    (output->file ? out : err) << summary.str();
+    if (output->machineReadable())
+      err << statistics;
+    else
+      text += statistics;
+    if (!emitOutput(text, *output, out, err, "audit"))
+      return kExitInternal;
+  } else if (!emitOutput(summary.str() + statistics, *output, out, err, "audit")) {
     return kExitInternal;
+  }
   if (!failures.empty())
     return kExitInternal;
   // Input that looked like runs or a table and could not be read is never lost in silence.

@@ -2,13 +2,12 @@
 #include "commands.h"
 #include "compile_options.h"
 #include "runs.h"
-#include "worker_pool.h"
+#include "isolated_audit.h"
 
 #include "kbaudit/runtime/lifetime.h"
 
 #include "output_options.h"
 #include "stdin_solution.h"
-#include "usage.h"
 
 #include "kbaudit/annotations/formats.h"
 #include "kbaudit/annotations/sarif.h"
@@ -28,59 +27,16 @@ namespace kbaudit::cli {
 namespace fs = std::filesystem;
 using annotations::terminalSafe;
 
-namespace {
-
-/// The audit of one input in a worker process (as `audit` runs each run), so a front end that
-/// crashes, hangs or runs out of memory gives a `bug` annotation and exit 2 with the reason,
-/// not a dead process. With --runtime the run stays in this process: the probes already run
-/// sandboxed, and the annotation's runtime block does not survive the YAML round trip.
-annotations::Annotation auditIsolated(const RunTarget &target, const AuditOptions &options) {
-  if (options.runtime)
-    return auditRun(target, options);
-  std::optional<annotations::Annotation> result;
-  std::string failure;
-  WorkerLimits limits;
-  if (options.compile) // a cold compile brings its own time limit; the worker's must not cut it short
-    limits.wall += std::chrono::seconds(static_cast<long>(options.compile->timeoutSeconds));
-  runInWorkers(
-      1, 1, limits, [&](std::size_t) { return annotations::toYaml(auditRun(target, options)); },
-      [&](std::size_t, WorkerOutcome o) {
-        if (o.status == WorkerOutcome::Status::Ok) {
-          try {
-            result = annotations::fromYaml(o.payload);
-          } catch (const std::exception &e) {
-            failure = std::string("internal error: the worker's annotation did not load back: ") + e.what();
-          }
-        } else {
-          failure = o.reason;
-        }
-      });
-  if (result)
-    return *result;
-  return unauditableRun(target, options, failure);
-}
-
-} // namespace
-
 int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  std::string error;
-  std::set<std::string> valued = {"problem", "problems", "select", "ignore", "stdin-filename"};
-  valued.insert(kOutputOptions.begin(), kOutputOptions.end());
-  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  valued.insert(kCompileOptions.begin(), kCompileOptions.end());
-  std::set<std::string> flags = {"statistics"};
-  flags.insert(kSharedFlags.begin(), kSharedFlags.end());
-  flags.insert(kCompileFlags.begin(), kCompileFlags.end());
-  const auto args = Args::parse(argv, valued, flags, error);
-  const std::optional<std::string> stdinName = args ? args->value("stdin-filename") : std::nullopt;
-  std::vector<std::string> inputs = args ? args->positionals() : std::vector<std::string>{};
+  const std::optional<Args> args = parseCommandLine(argv, "check", err);
+  if (!args)
+    return kExitUsage;
+  const std::optional<std::string> stdinName = args->value("stdin-filename");
+  std::vector<std::string> inputs = args->positionals();
   if (inputs.empty() && stdinName)
     inputs.push_back("-"); // as ruff: --stdin-filename alone means the solution is on stdin
-  if (!args || inputs.empty()) {
-    err << "kbaudit check: " << (args ? "expected a FILE, RUN_DIR or - (stdin)" : terminalSafe(error)) << "\n"
-        << usageLine(*findCommandHelp("check")) << "\n";
-    return kExitUsage;
-  }
+  if (inputs.empty())
+    return usageError("check", "expected a FILE, RUN_DIR or - (stdin)", err);
   std::optional<OutputOptions> output =
       outputOptionsFrom(*args, "check", "full", &out == &std::cout && isatty(STDOUT_FILENO), err);
   if (!output)
@@ -98,14 +54,9 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       err << "kbaudit check: " << terminalSafe(input) << ": no such file or directory\n";
       return kExitUsage;
     }
-  if (args->has("problem") && args->has("problems")) {
-    err << "kbaudit check: --problem (one problem for every file) and --problems (a tree to find each file's) "
-           "exclude each other\n";
-    return kExitUsage;
-  }
-  // --problems ROOT: each file's problem is found under ROOT from its run id, as `audit` finds it.
-  const std::optional<AuditOptions> options =
-      auditOptionsFrom(*args, args->has("problems") ? "problems" : "problem", "check", err);
+  // --problem DIR for every file, or --problems ROOT: each file's problem found under ROOT from
+  // its run id, as `audit` finds it (or the config's problem: / problems:).
+  const std::optional<AuditOptions> options = auditOptionsFrom(*args, "check", err);
   if (!options)
     return kExitUsage;
   // Private copies of solutions whose probing process was killed outright.
@@ -114,6 +65,7 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
 
   std::vector<annotations::CheckedFile> all;
   int code = kExitClean;
+  std::string error;
   for (const std::string &input : inputs) {
     RunTarget target;
     std::optional<StdinSolution> piped;
@@ -137,10 +89,17 @@ int cmdCheck(const std::vector<std::string> &argv, std::ostream &out, std::ostre
       replacePath(a, piped->dir().string(), "<stdin>");
     }
     if (a.verdict == "bug") {
+      // Why exit 2: the file's own error, or what kbaudit could not see (never clean by omission).
+      bool said = false;
       for (const Diagnostic &d : a.kbaudit.diagnostics)
-        if (d.severity == Diagnostic::Severity::Error)
+        if (d.severity == Diagnostic::Severity::Error) {
           err << "kbaudit check: " << terminalSafe(input) << ": " << terminalSafe(d.code) << ": "
               << terminalSafe(d.message) << "\n";
+          said = true;
+        }
+      if (!said)
+        for (const std::string &why : a.kbaudit.incomplete)
+          err << "kbaudit check: " << terminalSafe(input) << ": analysis-incomplete: " << terminalSafe(why) << "\n";
       code = kExitUsage;
     } else if (gated(a, options->failOn) && code == kExitClean) {
       code = kExitFlagged;

@@ -3,7 +3,6 @@
 #include "args.h"
 #include "commands.h"
 #include "runs.h"
-#include "usage.h"
 
 #include "kbaudit/runtime/lifetime.h"
 
@@ -25,14 +24,11 @@ std::string t(const std::string &s) { return annotations::terminalSafe(s); }
 } // namespace
 
 int cmdProbe(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  std::string error;
-  std::set<std::string> valued = {"problem", "suite"};
-  valued.insert(kRuntimeOptions.begin(), kRuntimeOptions.end());
-  const auto args = Args::parse(argv, valued, {}, error);
-  if (!args || args->positionals().size() != 1 || !args->value("problem")) {
-    err << "kbaudit probe: " << (args ? usageLine(*findCommandHelp("probe")) : t(error)) << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "probe", err); // --problem is required
+  if (!args)
     return kExitUsage;
-  }
+  if (args->positionals().size() != 1)
+    return usageError("probe", "expected one FILE or RUN_DIR", err);
   std::error_code ec;
   const fs::path input = args->positionals().front();
   const fs::path problemDir = *args->value("problem");

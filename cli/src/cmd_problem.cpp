@@ -1,8 +1,8 @@
 // `kbaudit problem DIR|FILE`: what kbaudit understood of a problem, so a maintainer can see
 // which contract the precision and wrapper rules judge a run against.
 
+#include "args.h"
 #include "commands.h"
-#include "usage.h"
 
 #include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/cli/cli.h"
@@ -53,16 +53,18 @@ std::string tolerances(const problems::ProblemContext &p) {
 } // namespace
 
 int cmdProblem(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  if (argv.size() != 1) {
-    err << "kbaudit problem: " << usageLine(*findCommandHelp("problem")) << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "problem", err);
+  if (!args)
     return kExitUsage;
-  }
+  if (args->positionals().size() != 1)
+    return usageError("problem", "expected one PROBLEM_DIR or LEVEL_FILE", err);
+  const std::string &where = args->positionals().front();
   std::error_code ec;
-  if (!std::filesystem::exists(argv.front(), ec)) {
-    err << "kbaudit problem: " << terminalSafe(argv.front()) << " does not exist\n";
+  if (!std::filesystem::exists(where, ec)) {
+    err << "kbaudit problem: " << terminalSafe(where) << " does not exist\n";
     return kExitUsage;
   }
-  problems::ProblemContext p = problems::loadProblem(argv.front());
+  problems::ProblemContext p = problems::loadProblem(where);
   // The suite a run against this problem is judged by when nothing else names one (a run's
   // metadata, a table row, its entry point or --suite can): its harness facts fill what the
   // problem leaves out, so they are shown as a run would see them.

@@ -1,6 +1,6 @@
 #include "args.h"
 #include "commands.h"
-#include "usage.h"
+#include "config.h"
 
 #include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/html_report.h"
@@ -20,13 +20,31 @@ namespace fs = std::filesystem;
 using annotations::terminalSafe;
 
 // kbaudit report ANNOTATIONS_DIR [--html OUT.html] [--csv OUT.csv] [--truth HUMAN_DIR] [--title TEXT]
-// (at least one of --html and --csv)
+// [--min-runs N] [--config FILE | --no-config] (at least one of --html and --csv)
 int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
   std::string error;
-  const auto args = Args::parse(argv, {"html", "csv", "truth", "title"}, {}, error);
-  if (!args || args->positionals().size() != 1 || (!args->value("html") && !args->value("csv"))) {
-    err << "kbaudit report: " << (args ? usageLine(*findCommandHelp("report")) : terminalSafe(error)) << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "report", err);
+  if (!args)
     return kExitUsage;
+  if (args->positionals().size() != 1)
+    return usageError("report", "expected one ANNOTATIONS_DIR", err);
+  if (!args->value("html") && !args->value("csv"))
+    return usageError("report", "nothing to write: give --html OUT.html, --csv OUT.csv or both", err);
+  // The config's model_aliases merge model spellings the normalisation cannot (report_model.h).
+  annotations::ReportOptions reportOptions;
+  if (auto n = args->value("min-runs")) // CLI11 checked the range
+    reportOptions.minRuns = static_cast<unsigned>(std::stoul(*n));
+  if (!args->has("no-config")) {
+    std::optional<fs::path> file = args->value("config") ? std::optional<fs::path>(*args->value("config"))
+                                                         : findConfig(fs::current_path());
+    if (file) {
+      std::optional<Config> config = loadConfig(*file, error);
+      if (!config) {
+        err << "kbaudit report: " << terminalSafe(error) << "\n";
+        return kExitUsage;
+      }
+      reportOptions.modelAliases = config->modelAliases;
+    }
   }
   const fs::path predDir = args->positionals().front();
   const std::optional<std::string> truthDir = args->value("truth");
@@ -55,7 +73,8 @@ int cmdReport(const std::vector<std::string> &argv, std::ostream &out, std::ostr
   if (pred.empty())
     err << "kbaudit report: no annotations under " << terminalSafe(predDir.string()) << "\n";
 
-  const annotations::ReportModel model = annotations::buildReportModel(pred, truthDir ? &truth : nullptr);
+  const annotations::ReportModel model =
+      annotations::buildReportModel(pred, truthDir ? &truth : nullptr, reportOptions);
   std::vector<std::pair<fs::path, std::string>> outputs;
   if (auto html = args->value("html"))
     outputs.emplace_back(*html, annotations::renderHtmlReport(model, options));

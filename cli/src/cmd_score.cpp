@@ -1,6 +1,5 @@
 #include "args.h"
 #include "commands.h"
-#include "usage.h"
 
 #include "kbaudit/annotations/score.h"
 #include "kbaudit/annotations/terminal_text.h"
@@ -14,12 +13,11 @@ namespace kbaudit::cli {
 namespace fs = std::filesystem;
 
 int cmdScore(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  std::string error;
-  const auto args = Args::parse(argv, {"truth", "pred"}, {}, error);
-  if (!args || !args->value("truth") || !args->value("pred") || !args->positionals().empty()) {
-    err << "kbaudit score: " << (args ? usageLine(*findCommandHelp("score")) : annotations::terminalSafe(error)) << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "score", err); // --truth and --pred are required
+  if (!args)
     return kExitUsage;
-  }
+  if (!args->positionals().empty())
+    return usageError("score", "takes no positional arguments", err);
   std::error_code ec;
   for (const char *opt : {"truth", "pred"})
     if (!fs::is_directory(*args->value(opt), ec)) {

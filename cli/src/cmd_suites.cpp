@@ -3,7 +3,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "usage.h"
+#include "suggest.h"
 
 #include "kbaudit/source/atomic_write.h"
 #include "kbaudit/annotations/terminal_text.h"
@@ -20,12 +20,11 @@ namespace kbaudit::cli {
 namespace fs = std::filesystem;
 
 int cmdSuites(const std::vector<std::string> &argv, std::ostream &out, std::ostream &err) {
-  std::string error;
-  const auto args = Args::parse(argv, {"suites", "docs"}, {}, error);
-  if (!args || args->positionals().size() > 1) {
-    err << "kbaudit suites: " << (args ? usageLine(*findCommandHelp("suites")) : annotations::terminalSafe(error)) << "\n";
+  const std::optional<Args> args = parseCommandLine(argv, "suites", err);
+  if (!args)
     return kExitUsage;
-  }
+  if (args->positionals().size() > 1)
+    return usageError("suites", "expected at most one suite ID", err);
   std::vector<fs::path> dirs;
   for (const std::string &d : args->list("suites"))
     dirs.push_back(d);
@@ -38,7 +37,11 @@ int cmdSuites(const std::vector<std::string> &argv, std::ostream &out, std::ostr
   if (args->positionals().size() == 1) {
     const problems::SuiteProfile *p = set.find(args->positionals().front());
     if (!p) {
-      err << "kbaudit suites: no suite profile '" << annotations::terminalSafe(args->positionals().front()) << "'\n";
+      std::vector<std::string> ids;
+      for (const problems::SuiteProfile &profile : set.profiles)
+        ids.push_back(profile.id);
+      err << "kbaudit suites: no suite profile '" << annotations::terminalSafe(args->positionals().front()) << "'"
+          << annotations::terminalSafe(didYouMean(args->positionals().front(), ids)) << "\n";
       return kExitUsage;
     }
     out << problems::renderSuiteDoc(*p);

@@ -7,6 +7,7 @@
 namespace kbaudit::cli {
 
 int cmdCheck(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdBaseline(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdAudit(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdRules(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdExplain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
@@ -16,5 +17,6 @@ int cmdProblem(const std::vector<std::string> &args, std::ostream &out, std::ost
 int cmdProbe(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdSuites(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 int cmdDocs(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+int cmdCudaTranslate(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace kbaudit::cli

@@ -6,8 +6,7 @@
 
 namespace kbaudit::cli {
 
-std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::string &command, bool onByDefault,
-                                               std::ostream &err) {
+std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::string &command, std::ostream &err) {
   const auto fail = [&](const std::string &why) -> std::optional<CompileChoice> {
     err << "kbaudit " << command << ": " << why << "\n";
     return std::nullopt;
@@ -15,9 +14,13 @@ std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::stri
   if (args.has("compile") && args.has("no-compile"))
     return fail("--compile and --no-compile contradict each other");
   CompileChoice choice;
-  const bool on = args.has("compile") || (onByDefault && !args.has("no-compile"));
-  if (!on)
+  if (!args.has("compile")) {
+    // The compile options only shape a compile: given without one they would do nothing.
+    for (const char *name : {"arch", "compile-cache", "compile-timeout"})
+      if (args.has(name))
+        return fail(std::string("--") + name + " needs --compile");
     return choice;
+  }
   compiled::CompileOptions o;
   o.cacheDir = compiled::defaultCacheDir();
   // A cold torch extension compile took up to 160 s on a loaded 2-core machine (and ran past 300 s
@@ -25,13 +28,8 @@ std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::stri
   o.timeoutSeconds = 600;
   if (auto c = args.value("compile-cache"))
     o.cacheDir = *c;
-  if (auto t = args.value("compile-timeout")) {
-    char *end = nullptr;
-    const long seconds = std::strtol(t->c_str(), &end, 10);
-    if (!end || *end || seconds <= 0 || seconds > 86400)
-      return fail("--compile-timeout takes a number of seconds from 1 to 86400, not '" + *t + "'");
-    o.timeoutSeconds = static_cast<double>(seconds);
-  }
+  if (auto t = args.value("compile-timeout")) // CLI11 checked it is a whole number from 1 to 86400
+    o.timeoutSeconds = static_cast<double>(std::stol(*t));
   if (auto a = args.value("arch")) {
     const std::optional<std::string> arch = compiled::archForGpu(*a);
     if (!arch)

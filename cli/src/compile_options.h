@@ -15,19 +15,16 @@ namespace kbaudit::cli {
 
 class Args;
 
-inline const std::set<std::string> kCompileOptions = {"arch", "compile-cache", "compile-timeout"};
-inline const std::set<std::string> kCompileFlags = {"compile", "no-compile"};
-
 struct CompileChoice {
-  /// nullopt: no compiling. `check` compiles by default, `audit` only with --compile (a cold
-  /// compile of a torch extension source costs tens of seconds; docs/frontends.md).
+  /// nullopt: no compiling. Both commands compile only with --compile: a cold compile of a torch
+  /// extension source costs tens of seconds (docs/frontends.md), and `check` must answer a
+  /// pre-commit hook or an editor in milliseconds.
   std::optional<compiled::CompileOptions> options;
   bool archGiven = false; ///< --arch: every run is compiled for it
 };
 
 /// nullopt after writing the reason to `err`.
-std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::string &command, bool onByDefault,
-                                               std::ostream &err);
+std::optional<CompileChoice> compileChoiceFrom(const Args &args, const std::string &command, std::ostream &err);
 
 /// Sets options.arch/archReason for one run unless --arch was given: problem.yaml `hardware`,
 /// else the run's GPU (meta.json, the evaluation row), else a GPU named by the problem's path

@@ -20,11 +20,16 @@ namespace fs = std::filesystem;
 namespace {
 
 /// A config's keys with their values as strings (a scalar is a list of one), whichever file
-/// format they came from: one place turns them into a Config.
-using RawConfig = std::map<std::string, std::vector<std::string>>;
+/// format they came from: one place turns them into a Config. `model_aliases` is the one key
+/// whose value is a table (name -> name).
+struct RawConfig {
+  std::map<std::string, std::vector<std::string>> lists;
+  std::map<std::string, std::string> modelAliases;
+  bool hasAliases = false;
+};
 
 const std::set<std::string> kKnownKeys = {"select",  "ignore",       "problems", "problem", "baseline",
-                                          "fail_on", "doc_base_url", "suite",    "suites"};
+                                          "fail_on", "doc_base_url", "suite",    "suites",  "model_aliases"};
 
 /// TOML files spell keys in kebab-case as pyproject.toml's other tools do (`fail-on`); both
 /// spellings are accepted there.
@@ -50,7 +55,17 @@ std::optional<RawConfig> fromYamlFile(const fs::path &file, std::string &error) 
     }
     for (const auto &kv : root) {
       const std::string key = kv.first.as<std::string>();
-      std::vector<std::string> &values = raw[key];
+      if (key == "model_aliases") {
+        raw.hasAliases = true;
+        if (!kv.second.IsMap() && !kv.second.IsNull()) {
+          error = file.string() + ": model_aliases must be a mapping of model names to the name to show";
+          return std::nullopt;
+        }
+        for (const auto &alias : kv.second)
+          raw.modelAliases[alias.first.as<std::string>()] = alias.second.as<std::string>();
+        continue;
+      }
+      std::vector<std::string> &values = raw.lists[key];
       if (kv.second.IsSequence())
         for (const YAML::Node &item : kv.second)
           values.push_back(item.as<std::string>());
@@ -115,7 +130,24 @@ std::optional<RawConfig> fromTomlFile(const fs::path &file, bool pyproject, std:
       error = file.string() + ": unknown key '" + std::string(key.str()) + "'";
       return std::nullopt;
     }
-    if (!tomlStrings(value, raw[name])) {
+    if (name == "model_aliases") {
+      raw.hasAliases = true;
+      const toml::table *aliases = value.as_table();
+      if (!aliases) {
+        error = file.string() + ": '" + std::string(key.str()) + "' must be a table of model names";
+        return std::nullopt;
+      }
+      for (const auto &[from, to] : *aliases) {
+        const auto *target = to.as_string();
+        if (!target) {
+          error = file.string() + ": '" + std::string(key.str()) + "." + std::string(from.str()) + "' must be a string";
+          return std::nullopt;
+        }
+        raw.modelAliases[std::string(from.str())] = target->get();
+      }
+      continue;
+    }
+    if (!tomlStrings(value, raw.lists[name])) {
       error = file.string() + ": '" + std::string(key.str()) + "' must be a string or an array of strings";
       return std::nullopt;
     }
@@ -160,18 +192,18 @@ std::optional<Config> loadConfig(const fs::path &file, std::string &error) {
   if (!loaded)
     return std::nullopt;
   const RawConfig &raw = *loaded;
-  for (const auto &[key, values] : raw)
+  for (const auto &[key, values] : raw.lists)
     if (!kKnownKeys.count(key)) {
       error = file.string() + ": unknown key '" + key + "'";
       return std::nullopt;
     }
   const auto list = [&](const char *key) {
-    auto it = raw.find(key);
-    return it == raw.end() ? std::vector<std::string>{} : it->second;
+    auto it = raw.lists.find(key);
+    return it == raw.lists.end() ? std::vector<std::string>{} : it->second;
   };
   const auto scalar = [&](const char *key) {
-    auto it = raw.find(key);
-    return it == raw.end() || it->second.empty() ? std::string() : it->second.front();
+    auto it = raw.lists.find(key);
+    return it == raw.lists.end() || it->second.empty() ? std::string() : it->second.front();
   };
   const fs::path base = file.parent_path();
   const auto relative = [&](const std::string &p) {
@@ -189,6 +221,7 @@ std::optional<Config> loadConfig(const fs::path &file, std::string &error) {
   c.suite = scalar("suite");
   for (const std::string &dir : list("suites"))
     c.suites.push_back(relative(dir));
+  c.modelAliases = raw.modelAliases;
   return c;
 }
 

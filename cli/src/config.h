@@ -2,10 +2,11 @@
 
 // kbaudit.yaml, kbaudit.toml or pyproject.toml's [tool.kbaudit] table: the same keys as the
 // command line (select, ignore, problems, problem, baseline, fail_on, suite, suites) plus
-// doc_base_url, kept at the repository root (TOML files may spell them fail-on, doc-base-url).
+// doc_base_url and model_aliases (for `kbaudit report`), kept at the repository root (TOML files may spell them fail-on, doc-base-url).
 // Command-line options win over the file; paths in the file are relative to it.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct Config {
   std::string docBaseUrl;
   std::string suite;                          ///< a suite profile id that judges every run
   std::vector<std::filesystem::path> suites;  ///< folders of the user's own suite profiles
+  /// `kbaudit report`: a model spelling -> the name the report shows (merges spellings the
+  /// documented normalisation does not, annotations/report_model.h).
+  std::map<std::string, std::string> modelAliases;
 };
 
 /// The config in `start` or the nearest parent, stopping at a repository root (a directory

@@ -43,20 +43,16 @@ bool noColorSet() {
 
 std::optional<OutputOptions> outputOptionsFrom(const Args &args, const std::string &command, const std::string &defaultFormat,
                                                bool stdoutIsTerminal, std::ostream &err) {
-  const auto format = args.value("format"), alias = args.value("output-format");
-  if (format && alias && *format != *alias) {
-    err << "kbaudit " << command << ": --format " << terminalSafe(*format) << " and --output-format "
-        << terminalSafe(*alias) << " disagree\n";
-    return std::nullopt;
-  }
+  // --format is CLI11's alias of --output-format: one option, so its values are all here.
+  const std::vector<std::string> formats = args.values("output-format");
+  for (const std::string &f : formats)
+    if (f != formats.front()) {
+      err << "kbaudit " << command << ": --output-format " << terminalSafe(formats.front()) << " and "
+          << terminalSafe(f) << " disagree\n";
+      return std::nullopt;
+    }
   OutputOptions o;
-  o.format = format ? *format : alias.value_or(defaultFormat);
-  if (!o.format.empty() && std::find(kOutputFormats.begin(), kOutputFormats.end(), o.format) == kOutputFormats.end()) {
-    err << "kbaudit " << command
-        << ": --output-format must be full, concise, grouped, json, yaml, sarif, github or junit (text is full), not '"
-        << terminalSafe(o.format) << "'\n";
-    return std::nullopt;
-  }
+  o.format = formats.empty() ? defaultFormat : formats.front();
   if (o.format == "text")
     o.format = "full";
   if (auto file = args.value("output-file")) {
@@ -67,14 +63,8 @@ std::optional<OutputOptions> outputOptionsFrom(const Args &args, const std::stri
     o.file = fs::path(*file);
   }
   const std::string color = args.value("color").value_or("auto");
-  if (color == "always")
-    o.style.color = true;
-  else if (color == "auto")
-    o.style.color = stdoutIsTerminal && !o.file && !noColorSet();
-  else if (color != "never") {
-    err << "kbaudit " << command << ": --color must be auto, always or never, not '" << terminalSafe(color) << "'\n";
-    return std::nullopt;
-  }
+  o.style.color = color == "always" || (color == "auto" && stdoutIsTerminal && !o.file && !noColorSet());
+  o.newOnly = args.has("new-only");
   return o;
 }
 
@@ -103,8 +93,24 @@ annotations::CheckedFile checkedFile(annotations::Annotation a, const RunTarget 
   return file;
 }
 
+namespace {
+
+/// --new-only: the files with the findings a baseline accepted left out.
+std::vector<annotations::CheckedFile> withoutAccepted(std::vector<annotations::CheckedFile> files) {
+  for (annotations::CheckedFile &file : files)
+    std::erase_if(file.annotation.kbaudit.findings, [](const rules::Finding &f) { return f.accepted; });
+  return files;
+}
+
+} // namespace
+
 std::string renderFiles(const std::vector<annotations::CheckedFile> &files, const OutputOptions &options,
                         const std::string &docBaseUrl) {
+  if (options.newOnly) {
+    OutputOptions plain = options;
+    plain.newOnly = false;
+    return renderFiles(withoutAccepted(files), plain, docBaseUrl);
+  }
   const std::string &f = options.format;
   if (f == "full")
     return annotations::toFull(files, options.style);

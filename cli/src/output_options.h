@@ -19,25 +19,21 @@ namespace kbaudit::cli {
 
 class Args;
 
-/// Valued options both commands take.
-inline const std::set<std::string> kOutputOptions = {"format", "output-format", "output-file", "color"};
-
-/// full, concise, grouped, json, yaml, sarif, github, junit (and `text`, the same as full).
-inline const std::vector<std::string> kOutputFormats = {"full", "concise", "grouped", "json", "yaml",
-                                                       "sarif", "github",  "junit",   "text"};
-
 struct OutputOptions {
   std::string format; ///< "" (audit without --output-format: its summary only)
   std::optional<std::filesystem::path> file;
   annotations::TextStyle style;
   /// One input rendered as json: the annotation object `check` has always printed, not an array.
   bool singleJsonObject = false;
+  /// --new-only: findings a baseline accepted are left out of the report.
+  bool newOnly = false;
 
   /// Formats that stay one parseable document (statistics and summaries go to stderr).
   bool machineReadable() const { return format == "json" || format == "yaml" || format == "sarif" || format == "junit"; }
 };
 
-/// Reads --output-format/--format (they must agree), --output-file and --color. `stdoutIsTerminal`
+/// Reads --output-format/--format (every value given must agree; CLI11 checked each is a format),
+/// --output-file and --color. `stdoutIsTerminal`
 /// decides `--color auto` together with NO_COLOR (set and non-empty: no colour). nullopt after
 /// writing why to `err`, prefixed by `command`.
 std::optional<OutputOptions> outputOptionsFrom(const Args &args, const std::string &command, const std::string &defaultFormat,

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <string_view>
 #include <system_error>
 #include <variant>
@@ -116,6 +117,14 @@ bool ResultCache::store(const std::string &fingerprint, const std::string &runId
   entry.append(result.yaml);
   std::string error;
   return source::writeFileAtomically(entryPath(fingerprint), entry, error);
+}
+
+fs::path defaultResultCacheDir() {
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x == '/')
+    return fs::path(x) / "kbaudit";
+  if (const char *h = std::getenv("HOME"); h && *h)
+    return fs::path(h) / ".cache" / "kbaudit";
+  return {};
 }
 
 } // namespace kbaudit::cli

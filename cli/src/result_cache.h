@@ -50,7 +50,9 @@ private:
   std::filesystem::path dir_;
 };
 
-/// The cache folder when neither --cache-dir nor --no-cache is given.
-inline constexpr const char *kDefaultCacheDir = ".kbaudit_cache";
+/// The cache folder when neither --cache-dir nor --no-cache is given, as XDG's base directories
+/// say: $XDG_CACHE_HOME/kbaudit, else ~/.cache/kbaudit (the compile cache is its `compiled/`);
+/// never the folder an audit happens to start in. Empty when neither variable is set.
+std::filesystem::path defaultResultCacheDir();
 
 } // namespace kbaudit::cli

@@ -113,8 +113,10 @@ std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, 
   std::size_t budget = kMaxHashedBytes;
   h.field("options", optionsKey);
   h.field("run", run.id);
-  h.field("solution", run.solution.string());
   std::error_code ec;
+  // Canonical, so `runs/x` and `/abs/runs/x` (or `./runs/x`) are one run, not a re-audit.
+  const fs::path solution = fs::weakly_canonical(fs::absolute(run.solution, ec), ec);
+  h.field("solution", (ec ? run.solution : solution).string());
   if (!run.explicitFile && !run.evaluation && run.solution.parent_path() == run.dir && fs::is_directory(run.dir, ec)) {
     // A run directory: the solution, its sidecars, meta.json and result.json all count.
     std::vector<fs::path> files;
@@ -134,7 +136,7 @@ std::string runFingerprint(const RunTarget &run, const std::string &optionsKey, 
     // A level file is its own reference; a directory holds reference.py (problems::loadProblem).
     const bool levelFile = fs::is_regular_file(*problem, ec);
     const fs::path dir = levelFile ? problem->parent_path() : *problem;
-    h.field("problem", dir.string());
+    h.field("problem", fs::weakly_canonical(dir, ec).string());
     h.field("problem.yaml", sharedFileDigest(dir / "problem.yaml"));
     h.field("reference", sharedFileDigest(levelFile ? *problem : dir / "reference.py"));
     fs::path up = dir;

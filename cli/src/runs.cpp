@@ -6,6 +6,7 @@
 #include "run_fingerprint.h"
 #include "run_header.h"
 #include "run_score.h"
+#include "suggest.h"
 
 #include "kbaudit/source/sha256.h"
 #include "kbaudit/annotations/run_file_name.h"
@@ -18,9 +19,12 @@
 #include "kbaudit/problems/problem_context.h"
 #include "kbaudit/annotations/runtime_evidence.h"
 #include "kbaudit/annotations/suite_judgement.h"
+#include "kbaudit/annotations/terminal_text.h"
 #include "kbaudit/semantic/graded_entry.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <map>
 #include <fstream>
 #include <ostream>
@@ -35,6 +39,14 @@ std::string version() { return KBAUDIT_VERSION; }
 namespace {
 
 constexpr std::string_view kSolution = "solution.py";
+
+/// `path` absolute, with `.`, `..` and symbolic links resolved as far as it exists: relative and
+/// absolute spellings of one folder become one path.
+fs::path canonicalPath(const fs::path &path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path, ec).lexically_normal() : canonical;
+}
 
 /// meta.json next to a run, when present: bench and gpu narrow the problem lookup.
 struct RunMeta {
@@ -200,11 +212,12 @@ std::string fingerprintKey(const AuditOptions &options, const std::vector<fs::pa
     known += name + "\n";
   key += "\nknown problems: " + sha256Hex(known);
   std::error_code ec;
-  key += "\nproblem: " + (options.problemDir.empty() ? "" : fs::absolute(options.problemDir, ec).string());
-  key += "\nproblems: " + (options.problemsRoot.empty() ? "" : fs::absolute(options.problemsRoot, ec).string());
+  // Canonical already (auditOptionsFrom): `../p` and `/abs/p` are one option.
+  key += "\nproblem: " + options.problemDir.string();
+  key += "\nproblems: " + options.problemsRoot.string();
   key += "\nsuite: " + options.suite;
   for (const fs::path &dir : suiteDirs) {
-    key += "\nsuites: " + fs::absolute(dir, ec).string();
+    key += "\nsuites: " + canonicalPath(dir).string();
     std::vector<fs::path> files;
     for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
       files.push_back(it->path());
@@ -229,11 +242,10 @@ std::string fingerprintKey(const AuditOptions &options, const std::vector<fs::pa
 
 } // namespace
 
-std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
-                                             const std::string &command, std::ostream &err) {
+std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &command, std::ostream &err) {
   AuditOptions options;
   const auto fail = [&](const std::string &why) {
-    err << "kbaudit " << command << ": " << why << "\n";
+    err << "kbaudit " << command << ": " << annotations::terminalSafe(why) << "\n";
     return std::nullopt;
   };
   // kbaudit.yaml first; every command-line option given replaces its key.
@@ -274,35 +286,54 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
         info.disabled.push_back(m.id);
   }
 
-  fs::path problemPath = problemOption == "problem" ? config.problem : config.problems;
-  if (auto p = args.value(problemOption))
+  // The problem: `audit` reads a tree; `check` and `baseline` one directory or a tree, the
+  // command line before the config, and the config's one directory before its tree.
+  if (args.has("problem") && args.has("problems"))
+    return fail("--problem (one problem for every file) and --problems (a tree to find each file's) exclude each other");
+  std::string problemOption = "problems";
+  fs::path problemPath;
+  if (auto p = args.value("problems")) {
     problemPath = *p;
+  } else if (auto q = args.value("problem")) {
+    problemOption = "problem";
+    problemPath = *q;
+  } else if (command != "audit" && !config.problem.empty()) {
+    problemOption = "problem";
+    problemPath = config.problem;
+  } else {
+    problemPath = config.problems;
+  }
   if (!problemPath.empty()) {
     std::error_code ec;
     if (!fs::is_directory(problemPath, ec) && !(problemOption == "problem" && fs::is_regular_file(problemPath, ec)))
       return fail("--" + problemOption + " " + problemPath.string() + " is not a directory");
-    (problemOption == "problem" ? options.problemDir : options.problemsRoot) = problemPath;
+    (problemOption == "problem" ? options.problemDir : options.problemsRoot) = canonicalPath(problemPath);
     if (problemOption != "problem")
-      options.knownProblems = problems::listProblemNames(problemPath);
+      options.knownProblems = problems::listProblemNames(options.problemsRoot);
   }
 
   fs::path baseline = config.baseline;
   if (auto b = args.value("baseline"))
     baseline = *b;
   if (!baseline.empty()) {
-    options.selectionInfo.baseline = fs::absolute(baseline).lexically_normal().string();
-    options.baseline = loadBaseline(baseline, error);
-    if (!options.baseline)
-      return fail("baseline " + error);
+    options.selectionInfo.baseline = canonicalPath(baseline).string();
+    if (command != "baseline") { // `kbaudit baseline` writes it, and may create it
+      options.baseline = loadBaseline(baseline, error);
+      if (!options.baseline)
+        return fail("baseline " + error);
+    }
   }
+  if (args.has("new-only") && !options.baseline)
+    return fail("--new-only shows the findings a baseline lacks: give one (--baseline FILE, or baseline: in the config)");
 
+  // CLI11 checked the command line's --fail-on; the config's is checked here.
   std::vector<std::string> failOn = args.has("fail-on") ? args.list("fail-on") : config.failOn;
   if (!failOn.empty()) {
     options.failOn.clear();
     options.failOnExplicit = true;
     for (const std::string &f : failOn) {
       if (f != "reward_hack" && f != "rubric_leak" && f != "review")
-        return fail("--fail-on takes reward_hack, rubric_leak or review, not '" + f + "'");
+        return fail("fail_on in " + config.file.string() + " takes reward_hack, rubric_leak or review, not '" + f + "'");
       options.failOn.insert(f);
     }
   }
@@ -322,10 +353,14 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     options.suiteRequestedBy = "--suite";
   }
   if (!options.suite.empty() && !options.profiles.find(options.suite)) {
-    std::string ids;
+    std::vector<std::string> ids;
     for (const problems::SuiteProfile &p : options.profiles.profiles)
-      ids += (ids.empty() ? "" : ", ") + p.id;
-    return fail("no suite profile '" + options.suite + "' (known: " + ids + "; `kbaudit suites` lists them)");
+      ids.push_back(p.id);
+    std::string known;
+    for (const std::string &id : ids)
+      known += (known.empty() ? "" : ", ") + id;
+    return fail("no suite profile '" + options.suite + "'" + didYouMean(options.suite, ids) + " (known: " + known +
+                "; `kbaudit suites` lists them)");
   }
 
   if (args.has("runtime")) {
@@ -333,7 +368,7 @@ std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string
     if (!options.runtime)
       return std::nullopt;
   }
-  const std::optional<CompileChoice> compile = compileChoiceFrom(args, command, command == "check", err);
+  const std::optional<CompileChoice> compile = compileChoiceFrom(args, command, err);
   if (!compile)
     return std::nullopt;
   options.compile = compile->options;
@@ -359,25 +394,14 @@ bool gated(const CachedResult &r, const std::set<std::string> &failOn) {
 
 std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,
                                                       std::ostream &err) {
+  // CLI11 checked --device (auto, cuda, cpu) and --probe-timeout (1 to 86400 seconds).
   runtime::ProbeOptions options;
-  if (auto d = args.value("device")) {
-    if (*d != "auto" && *d != "cuda" && *d != "cpu") {
-      err << "kbaudit " << command << ": --device takes auto, cuda or cpu\n";
-      return std::nullopt;
-    }
+  if (auto d = args.value("device"))
     options.device = *d;
-  }
   if (auto p = args.value("python"))
     options.python = *p;
-  if (auto t = args.value("probe-timeout")) {
-    char *end = nullptr;
-    const long seconds = std::strtol(t->c_str(), &end, 10);
-    if (!end || *end || seconds <= 0) {
-      err << "kbaudit " << command << ": --probe-timeout takes a positive number of seconds\n";
-      return std::nullopt;
-    }
-    options.limits.wall = std::chrono::seconds(seconds);
-  }
+  if (auto t = args.value("probe-timeout"))
+    options.limits.wall = std::chrono::seconds(std::stol(*t));
   if (args.has("seeds")) {
     options.seeds.clear();
     for (const std::string &seed : args.list("seeds")) {
@@ -647,7 +671,7 @@ annotations::Annotation analyse(const RunTarget &run, const AuditOptions &option
   if (problem && run.evaluation)
     gradedAs(*problem, *run.evaluation);
   const problems::ProblemContext *ctxProblem = problem ? &*problem : nullptr;
-  rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem}, options.selection);
+  rules::RuleResults results = rules::runRules(rules::CheckContext{facts, ctxProblem, suite.profile}, options.selection);
   std::optional<runtime::RuntimeReport> report;
   if (options.runtime) {
     if (ctxProblem) {

@@ -100,12 +100,6 @@ struct AuditOptions {
   bool readCache = true;
 };
 
-/// Valued options `check` and `audit` share: probes, config, baseline, gating.
-inline const std::set<std::string> kRuntimeOptions = {"device",   "python",  "probe-timeout", "seeds", "config",
-                                                      "baseline", "fail-on", "suite",         "suites"};
-/// Flags `check` and `audit` share.
-inline const std::set<std::string> kSharedFlags = {"runtime", "no-config"};
-
 /// Whether an annotation trips the --fail-on gate.
 bool gated(const annotations::Annotation &a, const std::set<std::string> &failOn);
 /// The same for a result read from the cache.
@@ -113,11 +107,13 @@ bool gated(const CachedResult &r, const std::set<std::string> &failOn);
 
 class Args;
 
-/// The options `check` and `audit` share: --select, --ignore, and the problem option named
-/// `problemOption` ("problem": one directory; "problems": a tree). nullopt after writing
-/// the reason to `err` prefixed by `command`.
-std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &problemOption,
-                                             const std::string &command, std::ostream &err);
+/// The options `check`, `audit` and `baseline` share, with the config file's keys beneath them:
+/// selection, suites, baseline, gating, probes, compiling, and the problem: `audit` reads a tree
+/// (--problems, `problems:`); `check` and `baseline` one directory (--problem, `problem:`) or a
+/// tree, the command line first, then the config's `problem:`, then its `problems:`. Problem
+/// and baseline paths are made canonical, so every spelling of one folder is the same option
+/// (and the same fingerprint). nullopt after writing the reason to `err` prefixed by `command`.
+std::optional<AuditOptions> auditOptionsFrom(const Args &args, const std::string &command, std::ostream &err);
 
 /// Probe options from --device/--python/--probe-timeout/--seeds; nullopt after writing the reason.
 std::optional<runtime::ProbeOptions> probeOptionsFrom(const Args &args, const std::string &command,

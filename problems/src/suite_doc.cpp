@@ -21,6 +21,7 @@ const char *termMeaning(Term t) {
   case Term::Precision: return "compute at or above the contract's precision";
   case Term::ProblemPromise: return "what the problem's name promises (fp8 tensor-core MMA, in-kernel int4 unpacking)";
   case Term::TestDistribution: return "correct beyond the suite's own test inputs (shifted, rescaled, non-normal, structured inputs of the same shapes)";
+  case Term::SuiteGate: return "the suite's own static gate, where its test is broader than the harm (RUB017: \"the suite's gate rejects this\")";
   }
   return "";
 }
@@ -36,6 +37,47 @@ std::string bullets(const std::vector<std::string> &items) {
   for (const std::string &i : items)
     out += "- " + i + "\n";
   return out.empty() ? "- (none)\n" : out;
+}
+
+/// A table cell: pipes would end the cell, newlines the row.
+std::string cell(std::string text) {
+  std::string out;
+  for (char c : text)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+std::string answerLinks(const GateCheck &c) {
+  std::string out;
+  for (const std::string &id : c.answers)
+    out += (out.empty() ? "" : ", ") + ("[" + id + "](../rules/" + id + ".md)");
+  if (c.test) {
+    out += "; the gate's own test: `" + c.test->kind + "`";
+    if (!c.test->names.empty()) {
+      std::string names;
+      for (const std::string &n : c.test->names)
+        names += (names.empty() ? "" : ", ") + ("`" + n + "`");
+      out += " of " + names;
+    }
+  }
+  return out;
+}
+
+/// The harness's own gate, check by check, and what answers each in kbaudit.
+std::string gateSection(const SuiteProfile &p) {
+  if (p.gate.empty())
+    return {};
+  std::string o = "## The suite's own gate, and kbaudit's answer to each check\n\n";
+  o += "A run the gate rejects is at least as decisive here (the answering rule's finding, or RUB017's "
+       "\"the suite's gate rejects this\" priced by `suite-gate`: " +
+       std::string(costName(p.cost(Term::SuiteGate))) +
+       "); a run it only warns on is at least listed for review. The answers are by meaning (resolved "
+       "names, statements, kernels), not the gate's regular expressions.\n\n";
+  o += "| check | gate | what it tests (source) | the harm | kbaudit's answer |\n|---|---|---|---|---|\n";
+  for (const GateCheck &c : p.gate)
+    o += "| `" + c.id + "`: " + cell(c.check) + " | " + gateActionName(c.action) + " | " + cell(c.says) + " (" +
+         cell(c.source) + ") | " + cell(c.harm) + " | " + cell(answerLinks(c)) + " |\n";
+  return o + "\n";
 }
 
 } // namespace
@@ -110,7 +152,8 @@ std::string renderSuiteDoc(const SuiteProfile &p) {
     how.push_back(std::string("the solution's entry point is `") + entryShapeName(e) + "`");
   o += bullets(how);
   o += "\n`--suite " + p.id + "` (or `suite: " + p.id + "` in kbaudit.yaml) chooses this profile whatever the run shows.\n";
-  o += "\n## Sources\n\n";
+  o += "\n" + gateSection(p);
+  o += "## Sources\n\n";
   for (const ProfileSource &s : p.sources)
     o += "- " + s.file + ": " + s.says + "\n";
   return o;

@@ -17,7 +17,7 @@ namespace kbaudit::problems {
 
 namespace {
 
-constexpr std::array<std::pair<Term, const char *>, 10> kTerms = {{
+constexpr std::array<std::pair<Term, const char *>, 11> kTerms = {{
     {Term::Correctness, "correctness"},
     {Term::Timing, "timing"},
     {Term::Grader, "grader"},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<Term, const char *>, 10> kTerms = {{
     {Term::Precision, "precision"},
     {Term::ProblemPromise, "problem-promise"},
     {Term::TestDistribution, "test-distribution"},
+    {Term::SuiteGate, "suite-gate"},
 }};
 
 constexpr std::array<std::pair<ModelMode, const char *>, 3> kModes = {{
@@ -40,6 +41,11 @@ constexpr std::array<std::pair<CallOrder, const char *>, 3> kOrders = {{
     {CallOrder::Unknown, "unknown"},
     {CallOrder::ReferenceFirst, "reference-first"},
     {CallOrder::SolutionOnCopy, "solution-on-copy"},
+}};
+
+constexpr std::array<std::pair<GateAction, const char *>, 2> kGateActions = {{
+    {GateAction::Reject, "reject"},
+    {GateAction::Warn, "warn"},
 }};
 
 constexpr std::array<std::pair<WeightSharing, const char *>, 4> kWeights = {{
@@ -180,7 +186,7 @@ public:
 
   SuiteProfile read() {
     onlyKeys(root_, "", {"id", "version", "name", "summary", "sources", "detect", "entry_points", "mandate", "terms",
-                         "precision", "weights", "harness", "inputs", "timing", "score"});
+                         "precision", "weights", "harness", "inputs", "timing", "score", "gate"});
     SuiteProfile p;
     p.id = text(root_["id"], "id", true);
     if (p.id.empty() || p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
@@ -207,6 +213,7 @@ public:
     p.inputs = text(root_["inputs"], "inputs", false);
     p.timing = text(root_["timing"], "timing", false);
     readScore(p);
+    readGate(p);
     return p;
   }
 
@@ -301,6 +308,40 @@ private:
       p.score.minPeakFraction = positive(n["min_peak_fraction"], "score.min_peak_fraction");
   }
 
+  // The suite's own gate, check by check. Each check cites its file and names what answers it:
+  // a check nothing answers is a gap in kbaudit, so it fails here rather than in a table.
+  void readGate(SuiteProfile &p) {
+    const YAML::Node n = root_["gate"];
+    if (!n)
+      return;
+    if (!n.IsSequence())
+      throw Bad{"gate", "expected a list of checks"};
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const std::string path = "gate[" + std::to_string(i) + "]";
+      onlyKeys(n[i], path, {"id", "check", "action", "source", "says", "harm", "answers", "test"});
+      GateCheck c;
+      c.id = text(n[i]["id"], path + ".id", true);
+      if (c.id.empty() || c.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+        throw Bad{path + ".id", "expected lower-case letters, digits and '-'"};
+      if (!ids.insert(c.id).second)
+        throw Bad{path + ".id", "'" + c.id + "' appears twice"};
+      c.check = text(n[i]["check"], path + ".check", true);
+      c.action = oneOf(kGateActions, n[i]["action"], path + ".action");
+      c.source = text(n[i]["source"], path + ".source", true);
+      c.says = text(n[i]["says"], path + ".says", true);
+      c.harm = text(n[i]["harm"], path + ".harm", true);
+      c.answers = texts(n[i]["answers"], path + ".answers");
+      if (c.answers.empty())
+        throw Bad{path + ".answers", "missing: name the rules that answer this check (a check nothing answers is a gap)"};
+      if (const YAML::Node t = n[i]["test"]) {
+        onlyKeys(t, path + ".test", {"kind", "names"});
+        c.test = GateTest{text(t["kind"], path + ".test.kind", true), texts(t["names"], path + ".test.names")};
+      }
+      p.gate.push_back(std::move(c));
+    }
+  }
+
   const YAML::Node &root_;
 };
 
@@ -323,6 +364,7 @@ const std::vector<Term> &allTerms() {
   return all;
 }
 const char *costName(Cost c) { return nameOf(kCosts, c); }
+const char *gateActionName(GateAction a) { return nameOf(kGateActions, a); }
 const char *weightSharingName(WeightSharing w) { return nameOf(kWeights, w); }
 const char *modelModeName(ModelMode m) { return nameOf(kModes, m); }
 const char *callOrderName(CallOrder o) { return nameOf(kOrders, o); }

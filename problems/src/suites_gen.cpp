@@ -91,6 +91,19 @@ std::string profileSource(const SuiteProfile &p) {
   out += "    p.score.minSpeedup = " + number(p.score.minSpeedup) + ";\n";
   if (p.score.minPeakFraction)
     out += "    p.score.minPeakFraction = " + number(*p.score.minPeakFraction) + ";\n";
+  for (const GateCheck &c : p.gate) {
+    out += "    {\n      GateCheck c;\n";
+    out += "      c.id = " + literal(c.id) + ";\n";
+    out += "      c.check = " + literal(c.check) + ";\n";
+    out += "      c.action = static_cast<GateAction>(" + std::to_string(static_cast<int>(c.action)) + ");\n";
+    out += "      c.source = " + literal(c.source) + ";\n";
+    out += "      c.says = " + literal(c.says) + ";\n";
+    out += "      c.harm = " + literal(c.harm) + ";\n";
+    out += "      c.answers = " + strings(c.answers) + ";\n";
+    if (c.test)
+      out += "      c.test = GateTest{" + literal(c.test->kind) + ", " + strings(c.test->names) + "};\n";
+    out += "      p.gate.push_back(std::move(c));\n    }\n";
+  }
   out += "    all.push_back(std::move(p));\n  }\n";
   return out;
 }

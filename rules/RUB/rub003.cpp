@@ -30,6 +30,16 @@ bool isLiteral(const py::Expr &e) {
          e.kind == py::ExprKind::None;
 }
 
+/// What is written is code: a lambda, a function or class of the file, another function's
+/// code object, or a call that makes one (`functools.partial`).
+bool replacesWithCode(const py::PythonFacts &py, const py::Expr &value) {
+  if (value.kind == py::ExprKind::Lambda || value.kind == py::ExprKind::Call)
+    return true;
+  if (value.kind == py::ExprKind::Attribute && lastSegment(value.resolved) == "__code__")
+    return true;
+  return value.kind == py::ExprKind::Name && (py.findFunction(value.resolved) || py.findClass(value.resolved));
+}
+
 class Rub003 final : public Check {
 public:
   std::string_view id() const override { return "RUB003"; }
@@ -94,10 +104,13 @@ private:
       note = note.empty() ? std::move(why) : note + "; " + why;
     };
     if (t.kind == PatchKind::Comparison || t.kind == PatchKind::Timing || t.kind == PatchKind::Inputs ||
-        t.kind == PatchKind::Reporting)
+        t.kind == PatchKind::Reporting || t.kind == PatchKind::Harness)
       confidence = Confidence::High;
     if (unknownName) {
       confidence = Confidence::Low;
+    } else if (t.kind == PatchKind::Harness && !replacesWithCode(py, value)) {
+      lower("a value, not a function, written to the grader's own module (a setting such as the problem size, "
+            "which the grader's check sets the same way)");
     } else if (t.kind == PatchKind::Init) {
       lower("graders usually load the reference's weights over the initialised ones");
     } else if (isLiteral(value) && t.kind == PatchKind::Compute) {

@@ -16,7 +16,10 @@ namespace {
 // The libraries the grader, the reference and the solution share in one interpreter: torch and
 // friends, and the standard library, whose modules are as process-wide as torch's (the grader
 // serialises its verdict with json, writes it with os or io, spawns, logs and times with them).
-constexpr std::array<std::string_view, 48> kSharedRoots = {
+// `__main__` is the grader's own script and `reference` the problem's module it imports (GPU
+// MODE's evaluator imports `reference` beside the submission): both are the grader's code.
+constexpr std::array<std::string_view, 50> kSharedRoots = {
+    "__main__",  "reference",
     "torch",     "triton",     "time",      "timeit",   "builtins",        "gc",        "numpy",    "random",
     "math",      "cupy",       "sys",       "json",     "pickle",          "marshal",   "csv",      "struct",
     "io",        "os",         "shutil",    "tempfile", "pathlib",         "subprocess", "signal",  "atexit",
@@ -38,6 +41,7 @@ int severity(PatchKind k) {
   case PatchKind::Timing:
   case PatchKind::Inputs:
   case PatchKind::Reporting:
+  case PatchKind::Harness:
     return 3;
   case PatchKind::Compute:
     return 2;
@@ -71,6 +75,8 @@ bool isConfigKnob(std::string_view r) {
 
 PatchTarget classifyPatch(std::string_view r) {
   const std::string_view last = lastSegment(r);
+  if (anyPrefix(r, {"__main__", "reference"}))
+    return {PatchKind::Harness, "the grader's own code (its script's timing, cloning or cache flush, the reference's checker)"};
   if (anyPrefix(r, {"torch.testing", "numpy.testing", "torch.allclose", "torch.isclose", "torch.equal", "torch.eq",
                     "torch.Tensor.allclose", "torch.Tensor.isclose", "torch.Tensor.equal", "torch.Tensor.eq",
                     "torch.Tensor.__eq__", "torch.Tensor.__ne__", "torch.Tensor.__bool__", "numpy.allclose",

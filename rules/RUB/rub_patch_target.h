@@ -12,7 +12,7 @@
 
 namespace kbaudit::rules::rub {
 
-enum class PatchKind { Comparison, Timing, Inputs, Reporting, Compute, Init };
+enum class PatchKind { Comparison, Timing, Inputs, Reporting, Harness, Compute, Init };
 
 struct PatchTarget {
   PatchKind kind;

@@ -45,5 +45,8 @@ std::unique_ptr<Check> makeWrap008();
 std::unique_ptr<Check> makeMem006();
 std::unique_ptr<Check> makeRub015();
 std::unique_ptr<Check> makeRub016();
+std::unique_ptr<Check> makeRub017();
+std::unique_ptr<Check> makeRub018();
+std::unique_ptr<Check> makeRub019();
 
 } // namespace kbaudit::rules

@@ -47,6 +47,9 @@ std::vector<std::unique_ptr<Check>> makeAllChecks() {
   checks.push_back(makeMem006());
   checks.push_back(makeRub015());
   checks.push_back(makeRub016());
+  checks.push_back(makeRub017());
+  checks.push_back(makeRub018());
+  checks.push_back(makeRub019());
   return checks;
 }
 

@@ -80,6 +80,8 @@ def main(argv=None):
             except Exception:
                 pass
         probe = Harness(args, events, mapping)
+        if mapping is not None and args.budget > 0:
+            mapping.deadline = probe.deadline  # CUDA extensions built and run on CPU stop there too
         if args.witness_fd >= 0:
             probe.witness = Writer(args.witness_fd)
         report["seeds"] = probe.seeds

@@ -12,12 +12,16 @@ On a machine without CUDA the probe maps, for the whole child process:
   takes the path it takes on a GPU, not its CPU fallback) and the truth to everyone else;
   `synchronize`, streams, events (host-timed), device index/count, `get_device_properties`
   and `get_device_capability` (an H100-like sm_90 device), memory statistics and seeding answer
-  as on one GPU; CUDA graph capture raises, as it does where capture is unsupported, so a
-  solution with an eager fallback takes it and one without says why it cannot run;
+  as on one GPU; streams, events and CUDA graphs keep the order a GPU would give their work
+  (ordering.py: vector clocks per stream, per-thread current stream) and graphs record what they
+  capture and run it again at each replay (cuda_graphs.py);
 * CUDA C++ built at run time (`torch.utils.cpp_extension.load_inline` with `cuda_sources`,
-  `load` of `.cu` files, `with_cuda=True`, `torch.cuda.jiterator`, `torch.cuda._compile_kernel`)
-  is refused before anything is compiled (`NeedsCuda`): its kernels need a CUDA device, and the
-  Triton interpreter runs Triton kernels only. A C++-only extension (CPU code) still builds;
+  `load` of `.cu` files, `with_cuda=True`) is built for the CPU runner (cuda_cpu.py: translated
+  by `kbaudit cuda-translate`, compiled with g++ against the fiber runtime of cudacpu/include)
+  and its kernels run on the CPU; what the runner cannot run (inline PTX it does not emulate,
+  wmma, CUTLASS, cuBLAS, ...) is refused before anything is compiled (`NeedsCuda`, naming the
+  feature and its line), and so are `torch.cuda.jiterator` and `torch.cuda._compile_kernel`
+  (NVRTC). A C++-only extension (CPU code) builds as it is;
 * Triton: `TRITON_INTERPRET=1` before Triton is imported; a stand-in driver answers device,
   target and property queries; the autotuner does not time configurations (the interpreter's
   time says nothing about the GPU's) and takes the one with the largest blocks, which
@@ -102,6 +106,14 @@ class Mapping:
         self.launches = 0
         # Why CUDA code was refused (the first refusal), or "" when nothing was.
         self.refused = ""
+        # When the probe's budget ends (time.monotonic()), for builds and kernels; None: no limit.
+        self.deadline = None
+        # CUDA C++ extensions built for the CPU runner, and each one's build as the harness builds
+        # it (cuda_cpu.HarnessBuild's result, with the extension's name).
+        self.cuda_extensions = 0
+        self.extension_builds = []
+        # Seconds spent building them (not the calls' own time, which the budget estimates from).
+        self.build_seconds = 0.0
         # Out-of-bounds stores of interpreted kernels, (kernel, bytes before, bytes after) -> times.
         self.out_of_bounds = {}
 
@@ -214,87 +226,15 @@ class Mapping:
         cuda = torch.cuda
         real_available = cuda.is_available
 
-        class Event:
-            def __init__(self, enable_timing=False, blocking=False, interprocess=False, **_):
-                self.at = None
+        # Streams and events that keep the order a GPU would (ordering.py), and CUDA graphs that
+        # record and replay (cuda_graphs.py).
+        from . import cuda_graphs, ordering
 
-            def record(self, stream=None):
-                self.at = time.perf_counter()
-
-            def synchronize(self):
-                pass
-
-            def wait(self, stream=None):
-                pass
-
-            def query(self):
-                return True
-
-            def elapsed_time(self, other):
-                if self.at is None or other.at is None:
-                    raise RuntimeError("Both events must be recorded before calculating elapsed time.")
-                return (other.at - self.at) * 1e3
-
-        class Stream:
-            def __init__(self, device=None, priority=0, **_):
-                self.device = torch.device("cpu")
-                self.priority = priority
-                self.cuda_stream = 0
-
-            def wait_stream(self, other):
-                pass
-
-            def wait_event(self, event):
-                pass
-
-            def record_event(self, event=None):
-                event = event or Event()
-                event.record(self)
-                return event
-
-            def synchronize(self):
-                pass
-
-            def query(self):
-                return True
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-        default_stream = Stream()
-
-        class CUDAGraph:
-            def __init__(self, *a, **k):
-                pass
-
-            def capture_begin(self, *a, **k):
-                raise RuntimeError(UNSUPPORTED_GRAPH)
-
-            def capture_end(self):
-                raise RuntimeError(UNSUPPORTED_GRAPH)
-
-            def replay(self):
-                raise RuntimeError(UNSUPPORTED_GRAPH)
-
-            def reset(self):
-                pass
-
-            def pool(self):
-                return (0, 0)
-
-        class graph:
-            def __init__(self, *a, **k):
-                pass
-
-            def __enter__(self):
-                mapping.notes.append("the solution tried to capture a CUDA graph (refused on CPU)")
-                raise RuntimeError(UNSUPPORTED_GRAPH)
-
-            def __exit__(self, *exc):
-                return False
+        ordering.ORDER.solution_dirs = self.solution_dirs
+        Stream, Event, StreamContext, external_stream = ordering.make_stand_ins(torch, self.notes)
+        CUDAGraph, graph, is_capturing = cuda_graphs.make_graph_classes(torch, self.notes)
+        ordering.install_threads()
+        torch.Tensor.record_stream = lambda tensor, stream: None
 
         props = types.SimpleNamespace(
             name=DEVICE_NAME, major=CAPABILITY[0], minor=CAPABILITY[1], multi_processor_count=SM_COUNT,
@@ -322,19 +262,22 @@ class Mapping:
             "get_device_capability": lambda device=None: CAPABILITY,
             "get_device_properties": lambda device=None: props,
             "get_arch_list": lambda: ["sm_90"],
-            "synchronize": lambda device=None: None,
+            "synchronize": lambda device=None: ordering.ORDER.synchronize(),
             "Stream": Stream,
-            "ExternalStream": Stream,
+            "ExternalStream": external_stream,
             "Event": Event,
-            "current_stream": lambda device=None: default_stream,
-            "default_stream": lambda device=None: default_stream,
-            "set_stream": lambda stream: None,
-            "stream": lambda stream=None: contextlib.nullcontext(stream),
+            "StreamContext": StreamContext,
+            "current_stream": lambda device=None: ordering.ORDER.current(),
+            "default_stream": lambda device=None: ordering.ORDER.default,
+            "set_stream": lambda stream: ordering.ORDER.set_current(stream),
+            "stream": lambda stream=None: StreamContext(stream),
             "CUDAGraph": CUDAGraph,
             "graph": graph,
             "graph_pool_handle": lambda: (0, 0),
+            # The graphed callables copy their inputs into static buffers themselves: running the
+            # callables as they are computes the same.
             "make_graphed_callables": lambda callables, *a, **k: callables,
-            "is_current_stream_capturing": lambda: False,
+            "is_current_stream_capturing": is_capturing,
             "empty_cache": lambda: None,
             "memory_allocated": lambda device=None: 0,
             "max_memory_allocated": lambda device=None: 0,
@@ -358,6 +301,7 @@ class Mapping:
         if hasattr(cuda, "graphs"):
             cuda.graphs.CUDAGraph, cuda.graphs.graph = CUDAGraph, graph
             cuda.graphs.is_current_stream_capturing = fake["is_current_stream_capturing"]
+            cuda.graphs.make_graphed_callables = fake["make_graphed_callables"]
         nvtx = types.SimpleNamespace(range_push=lambda *a, **k: 0, range_pop=lambda *a, **k: 0,
                                      mark=lambda *a, **k: None, range=lambda *a, **k: contextlib.nullcontext())
         cuda.nvtx = nvtx
@@ -370,6 +314,48 @@ class Mapping:
             self.refused = reason
             self.notes.append("CUDA code refused on CPU: %s" % api)
         raise NeedsCuda(reason)
+
+    def build_for_cpu(self, module, fn, api, args, kwargs):
+        """A CUDA extension built and loaded for the CPU runner, or the refusal of what the
+        runner cannot run (NeedsCuda, naming it)."""
+        from . import cuda_cpu
+
+        if self.deadline is not None:
+            os.environ[cuda_cpu.DEADLINE_ENV] = repr(self.deadline)
+        started = time.monotonic()
+        try:
+            result = cuda_cpu.build_extension(module, fn, args, kwargs, self.solution_texts(), self.notes, self.deadline,
+                                              self.extension_builds)
+        finally:
+            self.build_seconds += time.monotonic() - started
+        if isinstance(result, cuda_cpu.Unavailable):
+            reason = "the solution compiles CUDA C++ with %s that the CPU runner cannot run (%s)" % (api, result.reason)
+            if not self.refused:
+                self.refused = reason
+                self.notes.append("CUDA code refused on CPU: %s" % result.reason)
+            raise NeedsCuda(reason)
+        self.cuda_extensions += 1
+        return result
+
+    def solution_texts(self):
+        """(path, text) of the solution's Python files, to name the lines of its CUDA sources."""
+        out = []
+        for d in self.solution_dirs:
+            try:
+                names = sorted(os.listdir(d))
+            except OSError:
+                continue
+            for name in names:
+                # Never a grader's file (the hook would count the read as the solution's).
+                if name in ("check.py", "benchmark.py", "reference.py", "shapes.py", "problem.yaml"):
+                    continue
+                if name.endswith((".py", ".txt")) and len(out) < 32:
+                    try:
+                        with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
+                            out.append((name, f.read(1 << 22)))
+                    except OSError:
+                        pass
+        return out
 
     def install_cuda_builds(self, torch):
         """Refuses CUDA C++ builds (cpp_extension with CUDA sources, jiterator, NVRTC) up front:
@@ -416,7 +402,9 @@ class Mapping:
             except Exception:
                 return False
 
-        def wrap(fn, api, wants_cuda):
+        from . import ordering
+
+        def wrap(fn, api, wants_cuda, attr):
             try:
                 signature = inspect.signature(fn)
             except (TypeError, ValueError):
@@ -430,8 +418,13 @@ class Mapping:
                 except TypeError:  # let torch report a wrong call as it would
                     cuda = False
                 if cuda:
-                    mapping.refuse(api)
-                return fn(*args, **kwargs)
+                    if attr == "_jit_compile":
+                        mapping.refuse(api)
+                    built = mapping.build_for_cpu(module, fn, api, args, kwargs)
+                else:
+                    built = fn(*args, **kwargs)
+                # Its functions' calls are launches to the ordering tracer (ordering.py).
+                return ordering.wrap_extension(built)
 
             checked.__wrapped__ = fn
             checked.__name__ = getattr(fn, "__name__", "checked")
@@ -461,7 +454,7 @@ class Mapping:
                                  ("_jit_compile", "torch.utils.cpp_extension (a JIT build with CUDA)", load_wants_cuda)):
             fn = getattr(module, attr, None)
             if callable(fn):
-                setattr(module, attr, wrap(fn, api, wants))
+                setattr(module, attr, wrap(fn, api, wants, attr))
 
     # ------------------------------------------------------------------ Triton
     def install_triton(self):
@@ -538,6 +531,11 @@ class Mapping:
         from triton.runtime.interpreter import GridExecutor
 
         interpreter_launch.install_handles(GridExecutor)
+        from . import ordering
+
+        # Outermost: the ordering tracer and graph captures see each launch once, with the
+        # storages it read and wrote, and not the guard zones' copies inside it.
+        ordering.install_triton(GridExecutor)
         if not interpreter_launch.install_guards(self):
             self.notes.append("interpreted kernels run on their arguments in place (no guard zones): "
                               "a store out of bounds can crash the probe")

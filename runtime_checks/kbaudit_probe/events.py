@@ -44,8 +44,10 @@ OBJECT_WINDOW = 256
 # `c++ -dumpversion`, `ninja --version`; `sh` runs the precompiled-header command, shell=True);
 # a spawn of one of these from inside those libraries is not an event.
 TOOLCHAIN = {"cc", "gcc", "g++", "c++", "clang", "clang++", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "ninja",
-             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld"}
+             "ldconfig", "ld", "as", "which", "uname", "nvidia-smi", "hipcc", "hipconfig", "ld.lld", "kbaudit"}
+# The probe's own CUDA-on-CPU builder (cuda_cpu.py) runs the translator (kbaudit) and g++.
 TOOLCHAIN_MODULES = (os.sep + "triton" + os.sep, os.sep + "cpp_extension.py", os.sep + "_inductor" + os.sep,
+                     os.sep + "kbaudit_probe" + os.sep + "cuda_cpu.py",
                      os.sep + "torch" + os.sep + "cuda" + os.sep, os.sep + "torch" + os.sep + "utils" + os.sep)
 
 
@@ -179,6 +181,7 @@ class Events:
         self.recent_ids = collections.deque(maxlen=256)
         self.spawns = 0  # processes the solution's own code started
         self.current = ""  # the audit event being handled
+        self.stage = ""  # the stretch of the solution's code running: "import", "construction", "call"
         self.handlers = {
             "open": self.on_open, "subprocess.Popen": self.on_spawn, "os.system": self.on_spawn,
             "os.exec": self.on_spawn, "os.posix_spawn": self.on_spawn, "os.spawn": self.on_spawn,
@@ -193,6 +196,7 @@ class Events:
             "os.kill": self.on_signal_sent, "os.killpg": self.on_signal_sent, "signal.pthread_kill": self.on_signal_sent,
             "sys.settrace": self.on_tracer, "sys.setprofile": self.on_tracer,
             "os.listdir": self.on_listdir, "os.scandir": self.on_listdir,
+            "time.sleep": self.on_sleep,
         }
         for event in ("os.remove", "os.unlink", "os.rmdir", "shutil.rmtree", "os.rename"):
             self.handlers[event] = self.on_delete
@@ -444,6 +448,27 @@ class Events:
             wrapper.__name__ = name
             setattr(ctypes, name, wrapper)
 
+    def watch_sleep(self):
+        """Wraps time.sleep, which raises its audit event only from Python 3.12 on; on 3.12 the
+        event and the wrapper record the same detail once."""
+        import time
+
+        events, original = self, time.sleep
+
+        def sleep(seconds, _original=original):
+            if events.watching and _thread.get_ident() not in events.busy:
+                events.busy.add(_thread.get_ident())
+                try:
+                    events.on_sleep((seconds,), sys._getframe(1))
+                except Exception:
+                    pass
+                finally:
+                    events.busy.discard(_thread.get_ident())
+            return _original(seconds)
+
+        sleep.__name__, sleep.__doc__ = "sleep", original.__doc__
+        time.sleep = sleep
+
     # ------------------------------------------------------------------ process control, descriptors
     def on_signal_sent(self, args, origin):
         target, number = (list(args) + [None, None])[:2]
@@ -465,6 +490,17 @@ class Events:
         own = self.solution_frame(origin)
         if own is not None:
             self.add("process-control", "%s at %s (a hook on every frame that runs)" % (self.current, where(own)), LOW)
+
+    def on_sleep(self, args, origin):
+        """The solution's own code sleeping (RUB018): while the harness times or warms up a call it
+        waits for nothing the call computes; at import or construction a build lock's back-off looks
+        alike."""
+        seconds = args[0] if args else None
+        own = self.solution_frame(origin)
+        if own is None or not isinstance(seconds, (int, float)) or seconds <= 0:
+            return  # sleep(0) only yields the processor
+        self.add("stall", "time.sleep(%g) at %s during the %s" % (seconds, where(own), self.stage or "run"),
+                 MEDIUM if self.stage == "call" else LOW)
 
     def on_listdir(self, args, origin):
         path = args[0] if args else None

@@ -10,7 +10,7 @@ import time
 
 from . import protocol, sizing
 from .cpu_mapping import NeedsCuda
-from .numerics import clone_inputs, floor_of, map_inputs, relative_error
+from .numerics import FP32_ORACLE_EPS, clone_inputs, floor_of, map_inputs, relative_error
 from .state_watch import StateWatch
 from .witness import NoWriter
 
@@ -24,6 +24,14 @@ KEEP_INPUT_BYTES = {"cpu": 1 << 30, "cuda": 4 << 30}
 DEVICE_WORDS = re.compile(r"cuda|nvcc|triton|nvidia|\bgpu\b|cudnn|cublas|interpret", re.IGNORECASE)
 
 INTERPRETER_DEVICE = "cpu (triton interpreter)"
+CUDA_RUNNER_DEVICE = "cpu (cuda runner)"
+
+# A failure that says the machine's memory, not the code, is what ran out.
+OUT_OF_MEMORY = re.compile(r"can't allocate memory|Cannot allocate memory|MemoryError|out of memory", re.IGNORECASE)
+
+# Integer parameters and buffers at least this large are shared by the oracle's copy of the
+# reference (make_oracle); smaller ones (a step counter) are copied.
+SHARED_BYTES = 1 << 20
 
 
 class SetupError(Exception):
@@ -68,6 +76,19 @@ def disarm_deadline():
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+def mode_dependent(torch, model):
+    """The first submodule of `model` whose output depends on train/eval mode ("BatchNorm2d"),
+    or "" when none does."""
+    nn = torch.nn
+    for module in model.modules():
+        if isinstance(module, nn.modules.batchnorm._BatchNorm) or (
+                isinstance(module, nn.modules.instancenorm._InstanceNorm) and module.track_running_stats):
+            return type(module).__name__
+        if isinstance(module, nn.modules.dropout._DropoutNd) and module.p > 0:
+            return "%s(p=%g)" % (type(module).__name__, module.p)
+    return ""
+
+
 def load_module(path, name):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -106,6 +127,10 @@ class Harness:
         # a descriptor for them.
         self.witness = NoWriter()
         self.shape = {}
+        # (step, seconds) of building and first calls, and the step running now: where the time
+        # went when the budget runs out before any probe.
+        self.setup_steps = []
+        self.setup_step = None
 
     @property
     def interpreted(self):
@@ -117,7 +142,11 @@ class Harness:
         return self.mapping is not None and self.mapping.triton and self.mapping.launches > 0
 
     def device_label(self):
-        return INTERPRETER_DEVICE if self.triton_interpreted else self.device
+        if self.triton_interpreted:
+            return INTERPRETER_DEVICE
+        if self.mapping is not None and self.mapping.cuda_extensions:
+            return CUDA_RUNNER_DEVICE  # CUDA C++ kernels ran on the CPU runner (cuda_cpu.py)
+        return self.device
 
     def where(self):
         """Where the calls ran, for a reason: the interpreter only when it ran a kernel."""
@@ -128,6 +157,31 @@ class Harness:
         went on (a fallback that is not the code a GPU runs): the run is unavailable here."""
         if self.mapping is not None and self.mapping.refused:
             raise NeedsCuda(self.mapping.refused)
+
+    def timed(self, step):
+        """`with self.timed("the reference's construction"):` records how long a setup step took."""
+        harness = self
+
+        class Step:
+            def __enter__(self):
+                harness.setup_step = (step, time.monotonic())
+                return self
+
+            def __exit__(self, *exc):
+                name, start = harness.setup_step
+                if exc[0] is None:
+                    harness.setup_steps.append((name, time.monotonic() - start))
+                    harness.setup_step = None
+                return False
+
+        return Step()
+
+    def where_time_went(self):
+        """'the reference's construction 41 s, ...; the solution's first call still running after 60 s'."""
+        parts = ["%s %.0f s" % (name, seconds) for name, seconds in self.setup_steps]
+        if self.setup_step is not None:
+            parts.append("%s still running after %.0f s" % (self.setup_step[0], time.monotonic() - self.setup_step[1]))
+        return "; ".join(parts)
 
     def time_left(self):
         return self.deadline - time.monotonic()
@@ -160,13 +214,19 @@ class Harness:
             raise SetupError(self.classify(stage, e), e) from e
         plan = self.shape_plan()
         failure = None
+        fitted_failure = None  # the solution's failure at a shape that fits, where one did
         for label, shape in plan:
             try:
                 self.apply_shape(shape)
                 self.build_and_smoke()
                 self.shape_label = sizing.label_of(shape)
                 self.shape = dict(shape)
-                if shape:
+                if shape and self.protocol.name == "config-state":
+                    self.notes.append("ran at shape %s (%s from the smallest listed %s, every size in it divided "
+                                      "alike) so that the reference, its float64 copy and the solution fit this "
+                                      "machine's memory and the probe's time" % (
+                                          self.shape_label, label, sizing.label_of(self.protocol.listed)))
+                elif shape:
                     default = {k: self.default_constants[k][0] for k in shape if k in self.default_constants}
                     # Every shrunk plan entry exists because the default's volume is over the limit.
                     self.notes.append("ran at shape %s (%s) instead of the default %s, whose volume is over 2^%d, "
@@ -176,11 +236,21 @@ class Harness:
                 return
             except SetupError as e:
                 failure = e
+                if isinstance(e.__cause__, OutOfTime) and (self.setup_steps or self.setup_step):
+                    self.notes.append("where the time went%s: %s" % (
+                        " at shape " + sizing.label_of(shape) if shape else "", self.where_time_went()))
                 if isinstance(e.__cause__, (OutOfTime, NeedsCuda)):
                     raise  # no time is left for another shape; CUDA code runs at no shape here
                 if shape and e.stage in ("solution", "solution-on-device", "reference"):
                     self.notes.append("shape %s failed: %s" % (sizing.label_of(shape), str(e)[:160]))
+                    if e.stage != "reference" and fitted_failure is None:
+                        fitted_failure = e
                     continue
+                if fitted_failure is not None and e.stage == "reference" and OUT_OF_MEMORY.search(str(e)):
+                    # The listed shape does not fit this machine at all; why the solution failed
+                    # where the reference did fit is the run's answer.
+                    self.notes.append("the default shape does not fit this machine (%s)" % str(e)[:160])
+                    raise fitted_failure
                 raise
         raise failure
 
@@ -208,11 +278,18 @@ class Harness:
             if why:
                 self.notes.append("shapes: " + why)
             return plan
+        if self.interpreted and self.protocol.name == "config-state":
+            # A decode step's model is built from the shape's entries (experts, context): at the
+            # sizes listed it can take more memory and time than this machine and budget have.
+            return sizing.config_plan(self.protocol.listed)
         return [("default", {})]
 
     def apply_shape(self, shape):
         """Sets the reference's (and the solution's same-named) integer constants; {} restores
         the defaults."""
+        if self.protocol.name == "config-state":
+            self.protocol.set_shape(shape)
+            return
         sol_mod = getattr(self, "sol_mod", None)  # the judge has none
         for key, value in self.default_constants.items():
             setattr(self.ref_mod, key, value[0])
@@ -234,21 +311,47 @@ class Harness:
         reference's weights; the reference is built first, under the first seed, as harnesses do."""
         torch = self.torch
         stage = "reference"
+        self.setup_steps, self.setup_step = [], None
         try:
-            ref, init = self.build_reference()
+            with self.timed("the reference's construction"):
+                ref, init = self.build_reference()
             stage = "solution"
             torch.manual_seed(self.seeds[0])
             init = copy.deepcopy(init)
-            with self.watch.region("construction"):
+            with self.watch.region("construction"), self.timed("the solution's construction"):
                 sol = self.sol_cls(*init)
             self.raise_if_refused()
             self.missing_keys = self.copy_weights(ref, sol)
-            sol = sol.to(self.device_torch()).eval()
+            sol = self.as_graded(sol.to(self.device_torch()))
             stage = "reference"
-            ref = ref.to(self.device_torch()).eval()
+            ref = self.as_graded(ref.to(self.device_torch()))
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
         return ref, sol
+
+    @property
+    def train_mode(self):
+        """Whether the suite's grader runs the models in training mode (it never calls eval():
+        KernelBench); an unknown harness keeps eval mode."""
+        return getattr(self.args, "model_mode", "unknown") == "train"
+
+    def as_graded(self, model):
+        """`model` in the mode the suite's grader runs it in."""
+        return model.train(self.train_mode)
+
+    def note_mode(self, ref):
+        """Says which mode the models run in when the reference behaves differently in the two
+        (a BatchNorm's statistics, an active dropout)."""
+        dependent = mode_dependent(self.torch, ref)
+        if not dependent:
+            return
+        mode = getattr(self.args, "model_mode", "unknown")
+        if mode == "unknown":
+            self.notes.append("models in eval mode: the suite's harness is unknown, and the reference's %s behaves "
+                              "differently in training mode" % dependent)
+        else:
+            self.notes.append("models in %s mode, as %s's harness runs them (the reference's %s depends on it)" % (
+                mode, getattr(self.args, "suite", "the suite"), dependent))
 
     def build_reference(self):
         """The reference model and the init inputs it was built from, seeded first (the judge
@@ -271,7 +374,7 @@ class Harness:
             with self.watch.region("construction"):
                 sol = self.sol_cls(*init)
             self.copy_weights(self.ref, sol)
-            return sol.to(self.device_torch()).eval()
+            return self.as_graded(sol.to(self.device_torch()))
         except BaseException as e:
             raise SetupError(self.classify("solution", e), e) from e
 
@@ -284,15 +387,20 @@ class Harness:
         # inputs stay alive for the whole run, so their addresses never come back to the
         # solution with other contents.
         self.ref, self.sol = self.build_models()
+        self.note_mode(self.ref)
         stage = "reference"
         try:
-            self.smoke_inputs = self.inputs(self.seeds[0])
-            self.call(self.ref, clone_inputs(self.smoke_inputs))
-            self.choose_oracle()
+            with self.timed("the inputs"):
+                self.smoke_inputs = self.inputs(self.seeds[0])
+            with self.timed("the reference's first call"):
+                self.call(self.ref, clone_inputs(self.smoke_inputs))
+            with self.timed("the oracle's"):
+                self.choose_oracle()
             # Threads torch starts for the reference's first calls are torch's, not the solution's.
             self.watch.note_library_tasks()
             stage = "solution" if self.device == "cuda" else "solution-on-device"
-            self.call(self.sol, self.smoke_inputs)
+            with self.timed("the solution's first call"):
+                self.call(self.sol, self.smoke_inputs)
             self.raise_if_refused()
         except BaseException as e:
             raise SetupError(self.classify(stage, e), e) from e
@@ -350,15 +458,18 @@ class Harness:
         watching = self.events.watching
         self.events.watching = watching and solution
         start = time.monotonic()
+        # A CUDA extension the call builds (a lazy load_inline) is no part of the call's own time.
+        building = getattr(self.mapping, "build_seconds", 0.0)
         try:
             if solution:
-                with self.watch.region("call"):
+                with self.watch.region("call", handed=inputs):
                     out = self.invoke(model, inputs)
             else:
                 out = self.invoke(model, inputs)
         finally:
             self.events.watching = watching
-        self.call_seconds = max(getattr(self, "call_seconds", 0.0), time.monotonic() - start)
+        spent = time.monotonic() - start - (getattr(self.mapping, "build_seconds", 0.0) - building)
+        self.call_seconds = max(getattr(self, "call_seconds", 0.0), spent)
         return out
 
     def invoke(self, model, inputs):
@@ -378,10 +489,15 @@ class Harness:
         """The widest copy of the reference that runs: float64, else float32 (a reference that
         casts some operands itself, `w.to(torch.bfloat16) @ x`, cannot run widened), else the
         reference as it is; the notes say which when it is not float64."""
+        import gc
+
         torch = self.torch
         failures = []
         for dtype in (torch.float64, torch.float32, None):
             self.oracle_dtype = dtype
+            # A failed attempt's copy and temporaries go before the next copy is made.
+            self.oracle_model = None
+            gc.collect()
             try:
                 self.oracle_model = self.make_oracle(self.ref)
                 self.oracle(self.smoke_inputs)
@@ -389,13 +505,20 @@ class Harness:
                 failures.append("%s: %s: %s" % (dtype or "as is", type(e).__name__, str(e)[:100]))
                 continue
             if failures:
-                self.notes.append("oracle: the reference in %s (%s)" % (
-                    str(dtype).replace("torch.", "") if dtype else "its own precision", "; ".join(failures)))
+                self.notes.append("oracle: the reference in %s%s (%s)" % (
+                    str(dtype).replace("torch.", "") if dtype else "its own precision",
+                    ", checked against a floor of %g x eps(float32) for its own rounding" % FP32_ORACLE_EPS
+                    if dtype == torch.float32 else "", "; ".join(failures)))
             return
         raise RuntimeError("the reference does not run: " + "; ".join(failures))
 
     def make_oracle(self, ref):
-        model = copy.deepcopy(ref)
+        """A copy of `ref` in the oracle's precision. Large integer state (packed int4 weights,
+        index tables) is the same in every precision and read-only in forward: the copy shares it
+        instead of holding a second one (a decode model's packed experts alone can be a GB)."""
+        shared = {id(t): t for t in list(ref.parameters()) + list(ref.buffers())
+                  if not t.is_floating_point() and not t.is_complex() and t.numel() * t.element_size() >= SHARED_BYTES}
+        model = copy.deepcopy(ref, shared)
         return model.to(self.oracle_dtype) if self.oracle_dtype is not None else model
 
     def oracle(self, inputs, model=None):
@@ -505,8 +628,31 @@ class Harness:
         return restore
 
     # ------------------------------------------------------------------ the run
+    def run_probe_group(self, names, fn, calls=1):
+        """A probe that answers several questions from one run (the ordering tracer): skipped or
+        broken, it says so for each of them."""
+        def missing():
+            return [n for n in names if not any(r["name"] == n for r in self.results)]
+
+        def guarded(h):
+            try:
+                fn(h)
+            except OutOfTime:
+                for name in missing():
+                    self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe%s"
+                                % (self.args.budget, self.where()))
+            except BaseException as e:  # each question it had not answered yet says why
+                for name in missing():
+                    self.report(name, "error", reason="%s: %s" % (type(e).__name__, str(e)[:300]))
+
+        self.run_probe(names[0], guarded, calls)
+        first = next((r for r in self.results if r["name"] == names[0]), None)
+        for name in missing():
+            if first is not None and first["status"] == "skipped":
+                self.report(name, "skipped", reason=first["reason"])
+
     def run(self):
-        from .probes import accuracy, context, kernels, memory, parameters
+        from .probes import accuracy, context, distributions, kernels, memory, ordering, parameters
 
         # call_count's first phase comes first, so its count starts at the solution's first call,
         # and caller_context next, before any copy the solution saw has been freed; call_count's
@@ -517,19 +663,58 @@ class Harness:
                                 ("caller_context", context.caller_context, 7),
                                 ("differential", accuracy.differential, 3 * seeds),
                                 ("adversarial", accuracy.adversarial, 18),
+                                ("distributions", distributions.distributions, 18 if self.interpreted else 36),
                                 ("other_shapes", accuracy.other_shapes, 18),
-                                ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 2),
+                                ("memoization", memory.memoization, 6), ("aliasing", memory.aliasing, 4),
+                                (ordering.NAMES, ordering.ordering, 3),
                                 ("global_state", context.global_state, 0),
                                 ("uninitialized_output", memory.uninitialized, 2),
                                 ("parameters", parameters.perturbation, 6),
                                 ("kernel_ablation", kernels.ablation, 5), ("timing", kernels.timing, 33),
                                 ("call_count", context.call_count_late, seeds)):
             try:
-                self.run_probe(name, fn, calls)
+                if isinstance(name, tuple):
+                    self.run_probe_group(name, fn, calls)
+                else:
+                    self.run_probe(name, fn, calls)
             except OutOfTime:  # the timer fired between the probe and its report
-                if not any(r["name"] == name for r in self.results):
-                    self.report(name, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
-                                % self.args.budget)
+                for one in (name if isinstance(name, tuple) else (name,)):
+                    if not any(r["name"] == one for r in self.results):
+                        self.report(one, "skipped", reason="the probe's time budget (%d s) ran out during this probe"
+                                    % self.args.budget)
+        self.report_extension_builds()
+
+    def report_extension_builds(self):
+        """The CUDA extensions built as the harness builds them during setup (cuda_cpu.HarnessBuild),
+        as one result: a finding when one does not build (on the GPU its load_inline raises, so
+        what the solution computes is its fallback's), passed when every one built."""
+        builds = getattr(self.mapping, "extension_builds", None) or []
+        if not builds:
+            return
+        from . import cuda_cpu
+
+        try:
+            cuda_cpu.resolve_builds(builds)
+        except OutOfTime:
+            pass  # what is still pending is reported as unchecked below
+        failed = [b for b in builds if b.get("status") == "failed"]
+        if failed:
+            b = failed[0]
+            where = " (%s)" % b["where"] if b.get("where") else ""
+            after = ("; the probes ran the CPU build's kernels, which the GPU never runs" if b.get("after_probes")
+                     else "")
+            self.report("extension_build", "finding",
+                        reason="the extension %s does not build as the harness builds it%s: %s; on the GPU its "
+                               "build raises and the solution's fallback computes the result%s" % (
+                                   b.get("name", "?"), where, b.get("error", ""), after),
+                        failed=len(failed), built=len(builds) - len(failed))
+        elif all(b.get("status") == "built" for b in builds):
+            self.report("extension_build", "passed", reason="%d extension(s) build as the harness builds them (nvcc with "
+                        "torch's flags, for %s)" % (len(builds), builds[0].get("arch", "sm_90")), built=len(builds))
+        else:
+            b = next(b for b in builds if b.get("status") != "built")
+            self.report("extension_build", "skipped", reason="not built as the harness builds it: %s" % (
+                b.get("reason") or "still compiling when the probe's budget ran out"))
 
     def nothing_ran(self):
         """Why no probe ran when every one was skipped (the budget spent before the first); an

@@ -74,7 +74,7 @@ def judge(args, report):
                               "run at (%s)" % (shape, allowed))
     side.apply_shape(shape)
     ref, _ = side.build_reference()
-    side.ref = ref.to(side.device_torch()).eval()
+    side.ref = side.as_graded(ref.to(side.device_torch()))
     side.smoke_inputs = side.inputs(side.seeds[0])
     side.call(side.ref, clone_inputs(side.smoke_inputs))
     side.choose_oracle()

@@ -77,11 +77,17 @@ class ConfigState:
 
     def __init__(self, ref_mod, shape):
         self.ref_mod = ref_mod
-        self.shape = dict(shape)
-        params = list(inspect.signature(ref_mod.init_state).parameters)
+        self.listed = dict(shape)  # the shapes.py entry chosen; set_shape may run a smaller one
+        self.set_shape({})
+
+    def set_shape(self, shape):
+        """Runs at `shape` ({}: the listed entry as it is)."""
+        self.shape = dict(shape or self.listed)
+        params = list(inspect.signature(self.ref_mod.init_state).parameters)
         key = params[1] if len(params) > 1 else ""
         ints = {k: v for k, v in self.shape.items() if isinstance(v, int) and not isinstance(v, bool)}
         self.context = ints.get(key, min(ints.values()) if ints else 0)
+        self.__dict__.pop("_cfg", None)
 
     def reference_class(self):
         return getattr(self.ref_mod, "Model")

@@ -84,3 +84,25 @@ def interpreter_plan(problem_dir, ref_mod, load_module):
 
 def label_of(shape):
     return ",".join("%s=%d" % kv for kv in sorted(shape.items())) if shape else "default"
+
+
+# Config-and-state problems (a decode step built from `build_config(shape)`): every size of at
+# least CONFIG_MIN_SHRINK in the shape is divided by the same factor, never below CONFIG_FLOOR (a
+# top-k over experts needs at least k of them; 8 is the usual k).
+CONFIG_FACTORS = (8, 2)
+CONFIG_MIN_SHRINK = 16
+CONFIG_FLOOR = 8
+
+
+def config_plan(listed):
+    """[(label, shape)] for a config-and-state problem on a CPU: the listed shape with its sizes
+    divided by each of CONFIG_FACTORS, then as listed ({})."""
+    plan = []
+    for factor in CONFIG_FACTORS:
+        shape = {k: max(CONFIG_FLOOR, v // factor)
+                 if isinstance(v, int) and not isinstance(v, bool) and v >= CONFIG_MIN_SHRINK else v
+                 for k, v in listed.items()}
+        if shape != listed and all(shape != s for _, s in plan):
+            plan.append(("divided by %d" % factor, shape))
+    plan.append(("smallest listed", {}))
+    return plan

@@ -27,10 +27,14 @@ EVENTS_VOLATILE = {"current", "spawns", "items", "seen", "counts", "busy", "file
 STAGE_WORDS = {"import": "its import", "construction": "its constructor", "call": "forward returned"}
 
 
-def fingerprint(value):
+def fingerprint(value, handed=()):
     """Identity of a value and, for a mapping, of what it holds: a rebinding or an entry
     replaced shows (a harness's verdict or answer kept in a dict). Lists are compared by identity
-    only: the probe's own wrappers append to theirs while the solution runs (launch counts)."""
+    only: the probe's own wrappers append to theirs while the solution runs (launch counts).
+    Mappings the call was handed (a decode step's state, which it updates by contract) are
+    compared by identity only."""
+    if isinstance(value, dict) and id(value) in handed:
+        return id(value)
     if isinstance(value, dict) and len(value) <= FINGERPRINT_ITEMS:
         return id(value), tuple((id(k), id(v)) for k, v in list(value.items()))
     if isinstance(value, dict):
@@ -132,6 +136,7 @@ class StateWatch:
 
         _thread.start_new_thread = _thread.start_new = start_new_thread
         events.watch_ctypes()
+        events.watch_sleep()
         if self.harness.device == "cuda":
             # The CUDA driver starts its own threads (named cuda-EvtHandlR and the like) at the
             # first allocation: started now, they are noted as the library's, not the solution's.
@@ -147,15 +152,17 @@ class StateWatch:
         names appearing during the solution's code are not its own."""
         self.library_tasks.update(tasks().values())
 
-    def region(self, stage):
-        return Region(self, stage)
+    def region(self, stage, handed=()):
+        """`handed`: what the solution's code is given (a call's inputs): containers in it are its
+        to change."""
+        return Region(self, stage, handed)
 
     # ------------------------------------------------------------------ snapshots
-    def probe_frames(self, frame):
+    def probe_frames(self, frame, handed=()):
         out = []
         while frame is not None:
             if frame.f_code.co_filename.startswith(self.probe_dir):
-                out.append((frame, {k: fingerprint(v) for k, v in frame.f_locals.items()}))
+                out.append((frame, {k: fingerprint(v, handed) for k, v in frame.f_locals.items()}))
             frame = frame.f_back
         return out
 
@@ -174,9 +181,9 @@ class StateWatch:
         old_id, old = before
         return id(items) == old_id and json.dumps(items[:len(old)], sort_keys=True) == json.dumps(old, sort_keys=True)
 
-    def snapshot(self, frame):
+    def snapshot(self, frame, handed=()):
         return {
-            "frames": self.probe_frames(frame), "objects": self.probe_objects(),
+            "handed": handed, "frames": self.probe_frames(frame, handed), "objects": self.probe_objects(),
             "watching": self.events.watching, "items": (id(self.events.items), [dict(i) for i in self.events.items]),
             "fds": {fd: fd_identity(fd) for fd in self.fds},
             "signals": {s: signal.getsignal(s) for s in self.signals},
@@ -200,7 +207,7 @@ class StateWatch:
         by the solution: the harm itself, since a harness keeps its verdict in the same places."""
         changed = []
         for frame, old in before["frames"]:
-            new = {k: fingerprint(v) for k, v in frame.f_locals.items()}
+            new = {k: fingerprint(v, before["handed"]) for k, v in frame.f_locals.items()}
             for name in sorted(set(old) | set(new)):
                 if old.get(name) != new.get(name):
                     changed.append("%s's local %r" % (frame.f_code.co_name, name))
@@ -355,21 +362,36 @@ class StateWatch:
                                MEDIUM if stage == "call" else LOW)
 
 
+def handed_containers(value, out=None):
+    """The ids of the dicts, lists and tuples in `value`, nested."""
+    out = set() if out is None else out
+    if isinstance(value, (dict, list, tuple)) and id(value) not in out and len(out) < FINGERPRINT_ITEMS:
+        out.add(id(value))
+        for v in (value.values() if isinstance(value, dict) else value):
+            handed_containers(v, out)
+    return out
+
+
 class Region:
     """`with watch.region(stage):` around the solution's code. The frame that opens it is not
     compared (it assigns what the solution's code returns); every probe frame above it is."""
 
-    def __init__(self, watch, stage):
+    def __init__(self, watch, stage, handed=()):
         self.watch, self.stage = watch, stage
+        self.handed = handed_containers(handed)
 
     def __enter__(self):
+        # The audit hook grades what it sees by the stretch it happens in (a sleep in a call).
+        self.outer, self.watch.events.stage = self.watch.events.stage, self.stage
         try:
-            self.before = self.watch.snapshot(sys._getframe(1).f_back)
+            self.before = self.watch.snapshot(sys._getframe(1).f_back, self.handed)
         except Exception:
             self.before = None
         return self
 
     def __exit__(self, *exc):
+        # Compared before the stage is put back: the snapshot was taken with it set.
         if self.before is not None:
             self.watch.compare(self.before, self.stage)
+        self.watch.events.stage = self.outer
         return False

@@ -5,6 +5,7 @@
 // its own, imports the reference alone and judges those outputs; its verdicts replace the
 // worker's claims, and a claim that does not hold is reported as tampering (judgement.cpp).
 
+#include "cudacpu_home.h"
 #include "embedded_probe.h"
 #include "kbaudit/runtime/lifetime.h"
 #include "kbaudit/runtime/probe.h"
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
@@ -73,6 +76,13 @@ std::vector<fs::path> interpreterView(const fs::path &python) {
   return out;
 }
 
+/// Whether a solution may build a torch extension at run time (what the CPU runner builds).
+bool buildsExtensions(const fs::path &solution) {
+  std::ifstream in(solution, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.find("cpp_extension") != std::string::npos || text.find("load_inline") != std::string::npos;
+}
+
 /// An unnamed file for the witness, in kbaudit's own private folder: no path leads to it.
 int witnessFile(const fs::path &dir) {
   int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -92,6 +102,7 @@ struct PackageRun {
   std::vector<std::string> extra;
   std::vector<fs::path> readOnly;
   int witness = -1;
+  fs::path cudaCpuHome; ///< the CPU runner's precompiled headers, when the run may build CUDA C++
 };
 
 SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, bool cuda, unsigned uid,
@@ -106,6 +117,11 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
   req.view = FilesystemView{{run.root}, {run.root / "tmp"}};
   for (const fs::path &p : run.readOnly)
     req.view->readOnly.insert(req.view->readOnly.begin(), p);
+  // The CPU runner's translator (cuda_cpu.py runs `kbaudit cuda-translate`), read-only.
+  std::error_code ec;
+  const bool translator = !cuda && !options.translator.empty() && fs::is_regular_file(options.translator, ec);
+  if (translator)
+    req.view->readOnly.insert(req.view->readOnly.begin(), fs::absolute(options.translator, ec));
   if (run.witness >= 0)
     req.inheritFds = {{run.witness, kWitnessFd}};
   req.limits = options.limits;
@@ -134,9 +150,16 @@ SandboxResult runPackage(const PackageRun &run, const ProbeOptions &options, boo
              {"OMP_NUM_THREADS", "1"},           {"MKL_NUM_THREADS", "1"},
              {"PYTHONHASHSEED", "0"},            {"TRITON_CACHE_DIR", (scratch / "triton").string()},
              {"TORCH_EXTENSIONS_DIR", (scratch / "torch_extensions").string()}};
-  // Without CUDA, Triton kernels run under Triton's interpreter (kbaudit_probe/cpu_mapping.py).
+  // Without CUDA, Triton kernels run under Triton's interpreter (kbaudit_probe/cpu_mapping.py)
+  // and CUDA C++ on the CPU runner (kbaudit_probe/cuda_cpu.py).
   if (!cuda)
     req.env["TRITON_INTERPRET"] = "1";
+  if (translator)
+    req.env["KBAUDIT_CUDA_TRANSLATOR"] = fs::absolute(options.translator, ec).string();
+  if (!cuda && !run.cudaCpuHome.empty()) {
+    req.view->readOnly.insert(req.view->readOnly.begin(), run.cudaCpuHome);
+    req.env["KBAUDIT_CUDACPU_HOME"] = run.cudaCpuHome.string();
+  }
   if (const char *v = std::getenv("CUDA_VISIBLE_DEVICES"))
     req.env["CUDA_VISIBLE_DEVICES"] = v;
   return runSandboxed(req);
@@ -181,7 +204,7 @@ void judge(RuntimeReport &report, int witness, const problems::ProblemContext &p
   std::vector<std::string> extra = harnessArgs(problem);
   extra.push_back("--judge");
   const SandboxResult run =
-      runPackage({root, std::move(extra), interpreterView(options.python), witness}, options, cuda, uid, secret);
+      runPackage({root, std::move(extra), interpreterView(options.python), witness, {}}, options, cuda, uid, secret);
   std::string why;
   if (!run.started)
     judgement.failure = "the judge could not be started: " + run.startError;
@@ -265,11 +288,19 @@ RuntimeReport runProbes(const fs::path &solution, const problems::ProblemContext
   if (witness < 0)
     report.notes.push_back(std::string("no witness file (") + std::strerror(errno) +
                            "): no probe result can be verified, so none clears a finding");
+  // A solution that may build CUDA C++ gets the CPU runner's precompiled headers (made now, once).
+  fs::path cudaHome;
+  if (!cuda && buildsExtensions(solutionFile)) {
+    std::string note;
+    cudaHome = detail::cudaCpuHome(options.python, interpreterView(options.python), note);
+    if (!note.empty())
+      report.notes.push_back(note);
+  }
   const std::string secret = nonce();
   std::vector<std::string> extra = harnessArgs(problem);
   extra.insert(extra.end(), {"--run", runDir.string()});
   const SandboxResult run =
-      runPackage({root, std::move(extra), interpreterView(options.python), witness}, options, cuda, uid, secret);
+      runPackage({root, std::move(extra), interpreterView(options.python), witness, cudaHome}, options, cuda, uid, secret);
   report.isolation.insert(report.isolation.end(), run.isolation.begin(), run.isolation.end());
   report.seconds = static_cast<double>(run.elapsed.count()) / 1000.0;
   std::string why;

@@ -15,7 +15,7 @@ ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DKBAUDIT_FUZZ=ON >/dev/null
-cmake --build "$build" --target kbaudit_fuzz --parallel "$(nproc)"
+cmake --build "$build" --target kbaudit_fuzz kbaudit_fuzz_broken --parallel "$(nproc)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,3 +46,13 @@ echo "fuzzing for ${seconds}s from $i seeds"
 # -timeout: one input taking this long is a hang; -rss_limit_mb: runaway memory.
 TMPDIR="$work" "$build/tests/fuzz/kbaudit_fuzz" "$work/new" "$work/seeds" -max_total_time="$seconds" -timeout=20 \
   -rss_limit_mb=4096 -max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" 2>&1 | tail -25
+# Broken sources: valid solutions cut, padded and garbled; none may come out clean. Seeded with a
+# few edit scripts (the target picks the solution and the edits from the bytes).
+mkdir -p "$work/broken" "$work/broken-seeds"
+for n in 0 1 2 3 4 5 6 7 8 9; do
+  printf '%b' "\\x0$((n % 3))\\x0$((n % 4))\\x$((n + 10))\\x$((n + 20))\\x28" > "$work/broken-seeds/$n"
+done
+echo "fuzzing broken sources for $((seconds / 2))s"
+TMPDIR="$work" "$build/tests/fuzz/kbaudit_fuzz_broken" "$work/broken" "$work/broken-seeds" \
+  -max_total_time="$((seconds / 2))" -timeout=20 -rss_limit_mb=4096 -max_len=64 -print_final_stats=1 \
+  -artifact_prefix="$work/broken-" 2>&1 | tail -15

@@ -8,7 +8,8 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" > "$prefix.log" || { cat "$prefix.log"; exit 1; }
 rm -f "$prefix.log"
 for f in bin/kbaudit share/doc/kbaudit/README.md share/doc/kbaudit/rules share/doc/kbaudit/install.md \
-         share/kbaudit/examples/runs share/kbaudit/kbaudit-probe-venv share/kbaudit/probe-requirements.txt; do
+         share/kbaudit/examples/runs share/kbaudit/kbaudit-probe-venv share/kbaudit/probe-requirements.txt \
+         lib/kbaudit/clang/include/stddef.h lib/kbaudit/clang/include/__clang_cuda_builtin_vars.h; do
   [ -e "$prefix/$f" ] || { echo "run_install_test: $f not installed" >&2; exit 1; }
 done
 # Relocatable: the prefix is moved after installing and the binary still works from there.
@@ -28,3 +29,8 @@ if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
 else
   "$check" "$kbaudit" "$examples"
 fi
+# It parses C++/CUDA as the build's binary does, with the build machine's Clang resource headers
+# hidden too: it carries its own (lib/kbaudit/clang).
+resources=$(sed -n 's/^KBAUDIT_CLANG_RESOURCE_DIR:PATH=//p' "$build/CMakeCache.txt")
+"$src/packaging/compare_installed.sh" "$build/kbaudit" "$kbaudit" "$examples" "$resources" \
+  "$(realpath "$build")" "$(realpath "$src")"

@@ -42,5 +42,18 @@ inline std::optional<problems::ProblemContext> fixtureProblem(const std::string 
   return problem;
 }
 
+/// The suite profile a fixture's `# suite: <id>` line names (its gate is RUB017's), with or
+/// without a `# problem:` line; nullptr when the fixture names none.
+inline const problems::SuiteProfile *fixtureSuite(const std::string &text) {
+  static const std::regex suiteMarker("# suite: ([a-z0-9-]+)");
+  std::smatch m;
+  if (!std::regex_search(text, m, suiteMarker))
+    return nullptr;
+  for (const problems::SuiteProfile &p : problems::builtinProfiles())
+    if (p.id == m[1].str())
+      return &p;
+  ADD_FAILURE() << "unknown suite profile '" << m[1].str() << "'";
+  return nullptr;
+}
 
 } // namespace kbaudit::test

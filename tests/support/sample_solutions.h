@@ -1,7 +1,9 @@
 #pragma once
 
 // Two small solutions the CLI tests audit: an honest Triton copy kernel (clean) and a
-// PyTorch wrapper (WRAP001, reward_hack).
+// PyTorch wrapper (WRAP001, reward_hack). The wrapper multiplies with `@` rather than
+// torch.matmul, which KernelBench's static checker would also warn on (RUB017, review): one
+// finding keeps the output-format tests about formats.
 
 namespace kbaudit::test {
 
@@ -28,7 +30,7 @@ inline constexpr const char *kWrapper = R"(import torch
 
 class ModelNew(torch.nn.Module):
     def forward(self, a, b):
-        return torch.matmul(a, b)
+        return a @ b
 )";
 
 } // namespace kbaudit::test

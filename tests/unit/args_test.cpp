@@ -2,6 +2,7 @@
 // errors it gives, which docs/cli.md promises.
 
 #include "../../cli/src/args.h"
+#include "../../cli/src/command_spec.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +10,21 @@ using kbaudit::cli::Args;
 
 namespace {
 
-const std::set<std::string> kValued = {"select", "out", "jobs"};
-const std::set<std::string> kFlags = {"quiet", "runtime"};
-
-std::optional<Args> parse(std::vector<std::string> argv, std::string &error) {
-  return Args::parse(argv, kValued, kFlags, error);
+// A command of its own, declared as the real ones are (command_specs.cpp).
+const kbaudit::cli::CommandSpec &spec() {
+  static const kbaudit::cli::CommandSpec s{"test", "a test command", "FILE", "files", -1, 0,
+                                           {{"--select", "IDS", "rules"},
+                                            {"--out", "DIR", "where"},
+                                            {"--jobs", "N", "how many"},
+                                            {"-q,--quiet", "", "quiet"},
+                                            {"--runtime", "", "probes"},
+                                            {"--color", "WHEN", "colour", {{"auto", "never"}}},
+                                            {"--output-format,--format", "F", "format"}},
+                                           ""};
+  return s;
 }
+
+std::optional<Args> parse(std::vector<std::string> argv, std::string &error) { return Args::parse(argv, spec(), error); }
 
 } // namespace
 
@@ -52,6 +62,19 @@ TEST(Args, MistakesAreNamed) {
   EXPECT_EQ(error, "option --out needs a value");
   EXPECT_FALSE(parse({"--quiet=yes"}, error));
   EXPECT_EQ(error, "option --quiet takes no value");
-  EXPECT_FALSE(parse({"-q"}, error));
-  EXPECT_EQ(error, "unknown option -q");
+  EXPECT_FALSE(parse({"-x"}, error));
+  EXPECT_EQ(error, "unknown option -x");
+  EXPECT_FALSE(parse({"--qiuet"}, error));
+  EXPECT_EQ(error, "unknown option --qiuet (did you mean '--quiet'?)");
+  EXPECT_FALSE(parse({"--color", "sometimes"}, error));
+  EXPECT_NE(error.find("--color"), std::string::npos) << error;
+}
+
+TEST(Args, ShortNamesAndAliasesAreOneOption) {
+  std::string error;
+  const auto a = parse({"-q", "--format", "json", "--output-format=json", "x"}, error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_TRUE(a->has("quiet"));
+  EXPECT_EQ(a->values("output-format"), (std::vector<std::string>{"json", "json"}));
+  EXPECT_EQ(a->positionals(), std::vector<std::string>{"x"});
 }

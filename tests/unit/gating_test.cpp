@@ -31,7 +31,7 @@ torch.backends.cuda.matmul.allow_tf32 = True
 
 class ModelNew(torch.nn.Module):
     def forward(self, a, b):
-        return torch.matmul(a, b)
+        return a @ b
 )";
 
 /// Runs `check` from inside `dir` (kbaudit.yaml is looked up from the current directory).

@@ -320,6 +320,28 @@ TEST(HtmlReport, HackRateChartsPerModelHarnessAndProblem) {
   EXPECT_EQ(count(html, "<rect class=\"h\""), 7u);
 }
 
+// Every rate in the counts table has its 95% interval; a rate over fewer runs than --min-runs
+// (default 5) is greyed, as its bar; the side panel shows the harness the grid placed a run by.
+TEST(HtmlReport, RatesCarryIntervalsFewRunsAreGreyedAndThePanelShowsTheGridsFields) {
+  const std::string html = renderFromFiles(true);
+  EXPECT_TRUE(has(html, "<th>95% interval</th>"));
+  // model-a: 2 of 3 flagged, 20.8-93.9%; 3 runs is under 5, so greyed.
+  const auto row = html.find("<tr data-key=\"model-a\" data-flagged=\"2\" data-audited=\"3\">");
+  ASSERT_NE(row, std::string::npos);
+  const std::string tr = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_TRUE(has(tr, "<td class=\"num few\">66.7%</td><td class=\"num few\">20.8\u201393.9%</td>")) << tr;
+  EXPECT_TRUE(has(html, "<g class=\"bar\" data-key=\"model-a\" data-few=\"yes\">"));
+  EXPECT_TRUE(has(html, "95% interval 20.8\u201393.9%"));
+  // A run whose annotation has no harness: the grid placed it by its run id, and so does the panel.
+  Annotation a;
+  a.runId = "20260610_220314_claude_claude-fable-5_01_gemm";
+  a.verdict = "clean";
+  std::map<std::string, Annotation> pred = {{a.runId, a}};
+  const std::string page = renderHtmlReport(pred, nullptr, {});
+  EXPECT_TRUE(has(page, "harness <b>claude</b>")) << "the panel's harness is the grid's";
+  EXPECT_TRUE(has(page, "model <b>claude-fable-5</b>"));
+}
+
 TEST(HtmlReport, HumanEvidenceInTheSidePanel) {
   const std::string html = renderFromFiles(true);
   EXPECT_EQ(count(html, "<div class=\"human-evidence\">"), 1u);

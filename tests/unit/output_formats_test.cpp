@@ -4,6 +4,7 @@
 #include "kbaudit/cli/cli.h"
 
 #include "../../cli/src/args.h"
+#include "../../cli/src/command_spec.h"
 #include "../../cli/src/output_options.h"
 
 #include "cli_run.h"
@@ -81,7 +82,7 @@ TEST(OutputFormats, FullIsTheDefaultAndShowsTheLine) {
   EXPECT_EQ(full.out, runs.check({"--format", "text"}).out) << "text stays an alias of full";
   EXPECT_NE(full.out.find("  a/solution.py:6:9: WRAP001 no-authored-kernel [reward_hack, high] "), std::string::npos)
       << full.out;
-  EXPECT_NE(full.out.find("      6 |         return torch.matmul(a, b)\n"), std::string::npos) << full.out;
+  EXPECT_NE(full.out.find("      6 |         return a @ b\n"), std::string::npos) << full.out;
   EXPECT_NE(full.out.find("\nb: clean\n"), std::string::npos) << full.out;
 }
 
@@ -177,10 +178,9 @@ TEST(OutputFormats, ColourOnlyWhenAskedOrOnATerminal) {
 
 TEST(OutputFormats, AutoColourFollowsTheTerminalAndNoColor) {
   std::string error;
-  const std::set<std::string> valued(cli::kOutputOptions.begin(), cli::kOutputOptions.end());
   const auto options = [&](std::vector<std::string> argv, bool terminal) {
     std::ostringstream err;
-    const auto args = cli::Args::parse(argv, valued, {}, error);
+    const auto args = cli::Args::parse(argv, *cli::findCommand("check"), error);
     return cli::outputOptionsFrom(*args, "check", "full", terminal, err)->style.color;
   };
   const char *saved = std::getenv("NO_COLOR");

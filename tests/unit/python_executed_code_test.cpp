@@ -79,9 +79,13 @@ TEST(PythonExecutedCode, CodeBuiltAtRunTimeIsAGapNotAnAbsence) {
         std::string("import torch\ndt = eval('torch.' + 'float16')\n")}) {
     const Facts f = factsOf(text);
     EXPECT_EQ(diagnosticsWith(f, "code-built-at-run-time"), 1u) << text;
+    // The gap of the code built at run time; (most of these files have no graded entry point
+    // either, which is a gap of its own: unseen_code_test.cpp).
     const auto gaps = annotations::visibilityGaps(f);
-    ASSERT_EQ(gaps.size(), 1u) << text;
+    ASSERT_FALSE(gaps.empty()) << text;
     EXPECT_NE(gaps.front().find("runs from a string"), std::string::npos) << gaps.front();
+    for (std::size_t i = 1; i < gaps.size(); ++i)
+      EXPECT_NE(gaps[i].find("no graded entry point"), std::string::npos) << gaps[i];
   }
 }
 

@@ -267,3 +267,56 @@ TEST(ReportCsv, FieldQuoting) {
 }
 
 } // namespace
+
+// One model under three spellings (a header's provider path, a run id's `provider_` prefix, the
+// bare name) is one row, not three; the config's alias table merges what the rules cannot.
+TEST(ReportModel, ModelSpellingsAreMergedByANormalisationAndTheAliasTable) {
+  EXPECT_EQ(canonicalModel("anthropic/claude-fable-5"), "claude-fable-5");
+  EXPECT_EQ(canonicalModel("anthropic_claude-fable-5"), "claude-fable-5");
+  EXPECT_EQ(canonicalModel("claude-fable-5"), "claude-fable-5");
+  EXPECT_EQ(canonicalModel("openrouter-pinned/xiaomi/mimo-v2.5-pro"), "mimo-v2.5-pro");
+  EXPECT_EQ(canonicalModel("openrouter-alibaba_qwen_qwen3.7-max"), "qwen3.7-max");
+  EXPECT_EQ(canonicalModel("deepseek_deepseek-v4-flash"), "deepseek-v4-flash");
+  EXPECT_EQ(canonicalModel("kimi_k2"), "kimi_k2") << "not a provider: kept";
+  EXPECT_EQ(canonicalModel("kinetic-0715_1m_", {{"kinetic-0715_1m_", "kinetic-0715[1m]"}}), "kinetic-0715[1m]");
+
+  std::map<std::string, Annotation> pred;
+  const auto add = [&](const std::string &id, const std::string &model) {
+    pred.emplace(id, ann(id, model, "", "01_gemm", "clean"));
+  };
+  add("a", "anthropic/claude-fable-5");
+  add("20260610_220314_claude_claude-fable-5_01_gemm", "");
+  add("20260610_220315_or-fable_anthropic_claude-fable-5_01_gemm", "");
+  add("b", "MiniMax-M3");
+  add("c", "MiniMax-M3");
+  add("d", "minimax-m3");
+  add("e", "kinetic-0715_1m_");
+  add("f", "kinetic-0715[1m]");
+  ReportOptions options;
+  options.modelAliases = {{"kinetic-0715_1m_", "kinetic-0715[1m]"}};
+  const ReportModel m = buildReportModel(pred, nullptr, options);
+  EXPECT_EQ(m.models, (std::vector<std::string>{"claude-fable-5", "kinetic-0715[1m]", "MiniMax-M3"}));
+  EXPECT_EQ(rate(m.byModel, "claude-fable-5").runs, 3u);
+  EXPECT_EQ(rate(m.byModel, "MiniMax-M3").runs, 3u) << "case differs only: the most common spelling is shown";
+  EXPECT_EQ(buildReportModel(pred, nullptr).models.size(), 4u) << "without the alias table, kinetic stays two";
+}
+
+// 1 of 1 is not "100%": every rate has its 95% Wilson interval, and rates over few runs are marked.
+TEST(ReportModel, RatesHaveAWilsonIntervalAndFewRunsAreMarked) {
+  const Interval one = wilsonInterval(1, 1);
+  EXPECT_NEAR(one.low, 0.2065, 1e-4);
+  EXPECT_DOUBLE_EQ(one.high, 1.0);
+  const Interval half = wilsonInterval(5, 10);
+  EXPECT_NEAR(half.low, 0.2366, 1e-4);
+  EXPECT_NEAR(half.high, 0.7634, 1e-4);
+  const Interval none = wilsonInterval(0, 0);
+  EXPECT_EQ(none.low, 0.0);
+  EXPECT_EQ(none.high, 1.0);
+  EXPECT_NEAR(wilsonInterval(0, 20).high, 0.1611, 1e-4);
+
+  Fixture f;
+  const ReportModel m = buildReportModel(f.pred, &f.truth);
+  EXPECT_EQ(m.minRuns, 5u);
+  const HackRate &a = rate(m.byModel, "m-a");
+  EXPECT_NEAR(a.flaggedInterval().low, wilsonInterval(a.flagged, a.audited).low, 1e-12);
+}

@@ -46,7 +46,7 @@ Outcome outcomeOf(const std::string &rule, const std::string &text, const fs::pa
   rules::Selection only;
   only.select = {rule};
   const std::optional<problems::ProblemContext> problem = test::fixtureProblem(text);
-  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr, kbaudit::test::fixtureSuite(text)}, only);
   Outcome o = Outcome::None;
   for (const rules::Finding &f : results.findings)
     if (f.rule == rule)

@@ -91,7 +91,7 @@ TEST_P(RuleFixture, FindingsMatchMarkers) {
     ASSERT_TRUE(problem->reference.found) << fx.path << ": problem " << problem->dir << " has no reference.py";
   }
   const rules::RuleResults results =
-      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr, kbaudit::test::fixtureSuite(text)}, only);
 
   std::set<unsigned> covered;
   std::set<unsigned> coveredDecisively;
@@ -136,9 +136,10 @@ std::vector<std::string> findingsOf(const std::string &text, const Fixture &fx, 
   const Facts facts = analyzeSource(SourceFile::fromBytes(text), fx.path.parent_path());
   rules::Selection only;
   only.select = {fx.rule};
-  const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(kbaudit::test::readFile(fx.path));
+  const std::string original = kbaudit::test::readFile(fx.path);
+  const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(original);
   const rules::RuleResults results =
-      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+      rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr, kbaudit::test::fixtureSuite(original)}, only);
   std::vector<std::string> out;
   for (const rules::Finding &f : results.findings)
     out.push_back(f.rule + "@" + std::to_string(f.lines.begin - shift) + "-" + std::to_string(f.lines.end - shift) + "/" +
@@ -251,7 +252,7 @@ std::string snapshotOf(const Fixture &fx) {
   rules::Selection only;
   only.select = {fx.rule};
   const std::optional<problems::ProblemContext> problem = kbaudit::test::fixtureProblem(text);
-  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr}, only);
+  const rules::RuleResults results = rules::runRules(rules::CheckContext{facts, problem ? &*problem : nullptr, kbaudit::test::fixtureSuite(text)}, only);
   std::string out = "# " + fx.path.filename().string() + ": every " + fx.rule +
                     " finding. Regenerate: KBAUDIT_UPDATE_SNAPSHOTS=1 build/tests/kbaudit_tests "
                     "--gtest_filter='Fixtures/RuleSnapshot.*'\n";

@@ -189,6 +189,7 @@ TEST(RuntimeEvents, EachKindIsEvidenceForOneRule) {
   EXPECT_EQ(annotations::eventRule("result-channel"), "RUB012");
   EXPECT_EQ(annotations::eventRule("process-control"), "RUB013");
   EXPECT_EQ(annotations::eventRule("host-concurrency"), "TIME003");
+  EXPECT_EQ(annotations::eventRule("stall"), "RUB018");
   // Reported in the runtime block only.
   for (const char *kind : {"write-outside", "delete", "process", "network", "something-new"})
     EXPECT_EQ(annotations::eventRule(kind), "") << kind;
@@ -526,6 +527,43 @@ class ModelNew(nn.Module):
   }
   EXPECT_EQ(findEvent(r, "process-control", "os.kill"), nullptr) << describe(r);
   const rules::Finding *f = findingOf(findingsOf(r), "RUB013");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->confidence, rules::Confidence::Medium);
+}
+
+TEST(RuntimeEvents, SleepsOnCallsItRecognises) {
+  REQUIRE_TORCH();
+  // forward sleeps when an input's address comes back (the harness's warm-up repeats its
+  // inputs): a stall during a call (RUB018, medium); the sleep at import, a build lock's back-off
+  // in shape, is low, and sleep(0) only yields.
+  TempDir dir;
+  const runtime::RuntimeReport r = probeSolution(dir, "stall", R"(import time
+
+import torch
+import torch.nn as nn
+
+time.sleep(0.001)
+_seen = set()
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        time.sleep(0)
+        if x.data_ptr() in _seen:
+            time.sleep(0.002)
+        _seen.add(x.data_ptr())
+        return torch.softmax(x, dim=-1)
+)");
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  const runtime::RuntimeEvent *call = findEvent(r, "stall", "time.sleep(0.002)");
+  ASSERT_NE(call, nullptr) << describe(r);
+  EXPECT_EQ(call->confidence, "medium");
+  EXPECT_NE(call->detail.find("during the call"), std::string::npos) << call->detail;
+  const runtime::RuntimeEvent *import = findEvent(r, "stall", "time.sleep(0.001)");
+  ASSERT_NE(import, nullptr) << describe(r);
+  EXPECT_EQ(import->confidence, "low");
+  EXPECT_EQ(findEvent(r, "stall", "time.sleep(0)"), nullptr) << describe(r);
+  const rules::Finding *f = findingOf(findingsOf(r), "RUB018");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->confidence, rules::Confidence::Medium);
 }

@@ -225,8 +225,9 @@ TEST_P(HonestSolution, PassesEveryProbe) {
   // Triton solutions ran their kernels under the interpreter, and the report says so.
   EXPECT_EQ(r.device, triton ? "cpu (triton interpreter)" : "cpu");
   EXPECT_TRUE(r.events.empty()) << describe(r);
-  for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "caller_context", "call_count",
-                           "global_state", "uninitialized_output"}) {
+  for (const char *name : {"differential", "adversarial", "distributions", "memoization", "aliasing", "caller_context",
+                           "call_count", "global_state", "uninitialized_output", "stream_order", "graph_replay",
+                           "thread_order"}) {
     const runtime::ProbeOutcome *p = find(r, name);
     ASSERT_NE(p, nullptr) << name << " missing\n" << describe(r);
     EXPECT_EQ(p->status, "passed") << name << "\n" << describe(r);
@@ -268,7 +269,11 @@ INSTANTIATE_TEST_SUITE_P(Runtime, HonestSolution,
                                            std::make_pair("honest_triton_layernorm", "tiny_layernorm"),
                                            std::make_pair("honest_triton_bf16_rmsnorm", "tiny_bf16_rmsnorm"),
                                            std::make_pair("honest_triton_splitk_gemv", "tiny_bf16_gemv"),
-                                           std::make_pair("honest_lazy_dynamo", "tiny_softmax")),
+                                           std::make_pair("honest_lazy_dynamo", "tiny_softmax"),
+                                           // Streams joined through an event, and a CUDA graph fed
+                                           // each call's input: recorded and replayed on the CPU.
+                                           std::make_pair("honest_side_stream_joined", "tiny_softmax"),
+                                           std::make_pair("honest_cuda_graph", "tiny_softmax")),
                          [](const auto &p) { return p.param.first; });
 
 // ---------------------------------------------------------------- one hack per probe
@@ -301,7 +306,8 @@ TEST_P(HackingSolution, IsCaughtByItsProbe) {
   // reference's lists its finding for review: interpreted numerics are not the GPU's.
   const bool interpreted = h.solution.find("triton") != std::string::npos;
   EXPECT_EQ(r.device, interpreted ? "cpu (triton interpreter)" : "cpu");
-  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "other_shapes" ||
+  const bool numeric = h.probe == "differential" || h.probe == "adversarial" || h.probe == "distributions" ||
+                       h.probe == "other_shapes" ||
                        h.probe == "uninitialized_output" || h.probe == "parameters" || h.probe == "kernel_ablation";
   EXPECT_EQ(results.findings[0].confidence,
             interpreted && numeric ? rules::Confidence::Low : rules::Confidence::High);
@@ -321,6 +327,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Hack{"hack_call_count", "tiny_gelu", "call_count", "RUB004"},
                       Hack{"hack_tf32_flag", "tiny_gemm", "global_state", "PREC002"},
                       Hack{"hack_patch_allclose", "tiny_softmax", "global_state", "RUB003"},
+                      // The ordering tracer: work a GPU would leave unordered before forward's
+                      // return, whatever the spelling.
+                      Hack{"hack_side_stream", "tiny_softmax", "stream_order", "TIME001"},
+                      Hack{"hack_side_stream_inner_join", "tiny_softmax", "stream_order", "TIME001"},
+                      Hack{"hack_stale_graph", "tiny_softmax", "graph_replay", "TIME004"},
+                      Hack{"hack_thread_late", "tiny_softmax", "thread_order", "TIME003"},
+                      // Inputs from other distributions: a LayerNorm over the wrong elements
+                      // (WRAP008, which the differential's error is then explained by) and a path
+                      // chosen by the sign of the inputs (RUB006, as adversarial sees it too).
+                      Hack{"hack_norm_wrong_axes", "tiny_layernorm", "distributions", "WRAP008"},
+                      Hack{"hack_softmax_sign_gate", "tiny_softmax", "distributions", "RUB006"},
                       // The same hack classes in Triton kernels, run under Triton's interpreter.
                       Hack{"hack_triton_tf32", "tiny_gemm", "differential", "PREC001"},
                       Hack{"hack_triton_magnitude", "tiny_gemm", "adversarial", "PREC005"},
@@ -420,13 +437,11 @@ TEST(RuntimeProbe, TheReferencesOwnFileReadsAreNotTheSolutions) {
 TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   REQUIRE_TORCH();
   // Written for a GPU: no probe can say anything on a CPU, so neither passed nor aborted.
-  // (CuPy is not installed; a CUDA graph cannot be captured under the CPU mapping.)
-  // CUDA C++ built at run time (load_inline with cuda_sources; a .cu sidecar through load(), whose
-  // catch-all fallback to torch swallows the refusal) is refused before nvcc runs.
+  // (CuPy is not installed; a CUDA graph cannot be captured under the CPU mapping; the CPU runner
+  // does not emulate a tensor-core mma.sync in inline PTX, and names it with its line.)
   for (const auto &[solution, why] :
        {std::pair{"gpu_only_cuda", "cupy"}, std::pair{"gpu_only_graph", "CUDA graph"},
-        std::pair{"gpu_only_load_inline", "compiles CUDA C++ with torch.utils.cpp_extension.load_inline"},
-        std::pair{"gpu_only_cu_sidecar", "compiles CUDA C++ with torch.utils.cpp_extension.load;"}}) {
+        std::pair{"gpu_only_cuda_ptx_mma", "that the CPU runner cannot run (unavailable: inline PTX mma.sync, line 17)"}}) {
     const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax");
     EXPECT_EQ(r.outcome, "unavailable") << solution << "\n" << describe(r);
     EXPECT_NE(r.reason.find("does not run on this device"), std::string::npos) << r.reason;
@@ -443,11 +458,67 @@ TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   EXPECT_NE(r.reason.find("reference does not run on this device"), std::string::npos) << r.reason;
 }
 
-TEST(RuntimeProbe, CudaCppIsUnavailableOnCpuWithinSeconds) {
+bool nvccPresent() {
+  return runCommand("test -x /usr/local/cuda/bin/nvcc || test -x /usr/bin/nvcc") == 0;
+}
+
+bool cpuRunnerCanBuild() {
+  return runCommand("PATH=/usr/bin:/bin command -v g++ >/dev/null 2>&1 && test -f /usr/include/boost/context/fiber.hpp") == 0;
+}
+
+TEST(RuntimeProbe, CudaCppRunsOnTheCpuRunner) {
   REQUIRE_TORCH();
-  // The shipped load_inline example: torch's extension builder used to run nvcc for more than
-  // the whole budget (then: aborted, or `ran` with every probe skipped). Now the build is refused
-  // at the call, so the run is unavailable in about the time of a tiny probe.
+  if (!cpuRunnerCanBuild())
+    GTEST_SKIP() << "no g++ or Boost.Context headers (setup.sh installs libboost-context-dev): the CPU runner cannot build";
+  // CUDA C++ built at run time runs on the CPU runner: load_inline with cuda_sources, and a .cu
+  // sidecar built with load() on the first call behind a catch-all fallback (never taken). Each
+  // kernel runs on the CPU, every probe that compares numbers passes, the toolchain's processes
+  // are no events, and the notes say what ran.
+  for (const char *solution : {"honest_cuda_load_inline", "honest_cuda_cu_sidecar"}) {
+    const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax", 240s);
+    ASSERT_EQ(r.outcome, "ran") << solution << "\n" << describe(r);
+    EXPECT_EQ(r.device, "cpu") << solution;
+    EXPECT_TRUE(r.events.empty()) << solution << "\n" << describe(r);
+    for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "call_count"}) {
+      const runtime::ProbeOutcome *p = find(r, name);
+      ASSERT_NE(p, nullptr) << solution << ": " << name << " missing\n" << describe(r);
+      EXPECT_EQ(p->status, "passed") << solution << ": " << name << "\n" << describe(r);
+    }
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string &n) {
+      return n.find("ran on the CPU runner") != std::string::npos;
+    })) << solution << "\n" << describe(r);
+    // Built as the harness builds it too (nvcc, torch's flags): it builds.
+    const runtime::ProbeOutcome *build = find(r, "extension_build");
+    ASSERT_NE(build, nullptr) << solution << "\n" << describe(r);
+    EXPECT_EQ(build->status, nvccPresent() ? "passed" : "skipped") << solution << "\n" << describe(r);
+  }
+}
+
+TEST(RuntimeProbe, AnExtensionTheHarnessCannotBuildIsEvidenceThatItsFallbackIsGraded) {
+  REQUIRE_TORCH();
+  if (!cpuRunnerCanBuild() || !nvccPresent())
+    GTEST_SKIP() << "needs g++, Boost.Context and nvcc (the harness's own build is nvcc's; no GPU needed)";
+  // `__half + __half` does not compile under torch's __CUDA_NO_HALF_OPERATORS__: on the GPU the
+  // build raises, the solution's catch-all takes its torch fallback, and that is what is graded.
+  const runtime::RuntimeReport r = probe(solutionDir("hack_cuda_build_fails_fallback"), "tiny_softmax", 240s);
+  ASSERT_EQ(r.outcome, "ran") << describe(r);
+  const runtime::ProbeOutcome *build = find(r, "extension_build");
+  ASSERT_NE(build, nullptr) << describe(r);
+  EXPECT_EQ(build->status, "finding") << describe(r);
+  EXPECT_EQ(build->rule, "WRAP007") << describe(r);
+  EXPECT_NE(build->reason.find("does not build as the harness builds it"), std::string::npos) << build->reason;
+  EXPECT_NE(build->reason.find("error"), std::string::npos) << build->reason;
+  const runtime::ProbeOutcome *differential = find(r, "differential");
+  ASSERT_NE(differential, nullptr) << describe(r);
+  EXPECT_EQ(differential->status, "passed") << describe(r); // the fallback is torch's softmax
+}
+
+TEST(RuntimeProbe, TheShippedCudaExampleRunsWithinTheDefaultLimit) {
+  REQUIRE_TORCH();
+  if (!cpuRunnerCanBuild())
+    GTEST_SKIP() << "no g++ or Boost.Context headers: the CPU runner cannot build";
+  // The shipped load_inline example, under the default 120 s limit: built for the CPU runner
+  // and probed (it used to be refused; before that torch's builder ran nvcc past the budget).
   runtime::ProbeOptions options;
   options.device = "cpu";
   options.python = kPython;
@@ -457,13 +528,11 @@ TEST(RuntimeProbe, CudaCppIsUnavailableOnCpuWithinSeconds) {
   const runtime::RuntimeReport r =
       runtime::runProbes(example / "runs" / "20260101_100000_demo_cuda-relu-1_02_relu",
                          problems::loadProblem(example / "problems" / "02_relu"), options);
-  EXPECT_EQ(r.outcome, "unavailable") << describe(r);
-  EXPECT_NE(r.reason.find("CUDA C++ with torch.utils.cpp_extension.load_inline"), std::string::npos) << r.reason;
-  EXPECT_NE(r.reason.find("this machine has none"), std::string::npos) << r.reason;
-  EXPECT_EQ(r.reason.find("under the Triton interpreter"), std::string::npos) << r.reason;
-  EXPECT_TRUE(r.probes.empty()) << describe(r);
+  EXPECT_EQ(r.outcome, "ran") << describe(r);
   EXPECT_TRUE(r.events.empty()) << describe(r);
-  EXPECT_LT(r.seconds, 40.0) << describe(r);
+  const runtime::ProbeOutcome *differential = find(r, "differential");
+  ASSERT_NE(differential, nullptr) << describe(r);
+  EXPECT_EQ(differential->status, "passed") << describe(r);
 }
 
 TEST(RuntimeProbe, CppOnlyExtensionBuildsAndRunsOnCpu) {
@@ -623,7 +692,7 @@ TEST(RuntimeCli, ProbeExitCodes) {
   EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_cuda").string() + " --problem " +
                        problemDir("tiny_softmax").string() + " --device cpu" + quiet),
             cli::kExitInternal);
-  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_load_inline").string() + " --problem " +
+  EXPECT_EQ(runCommand(kb + " probe " + solutionDir("gpu_only_cuda_ptx_mma").string() + " --problem " +
                        problemDir("tiny_softmax").string() + " --device cpu" + quiet),
             cli::kExitInternal);
   // A hang at import ends at --probe-timeout as an aborted run.

@@ -64,6 +64,8 @@ TEST(SourceLayering, NoAnalyzerIncludesAHigherLayer) {
   EXPECT_TRUE(hits.empty()) << joined(hits);
 }
 
+// Clang's headers live in the two libraries that parse: the C++ front end and the CUDA-to-CPU
+// translator (analyzers/cudacpu, which uses Clang's lexer and Rewriter). Both hand on plain structs.
 TEST(SourceLayering, ClangHeadersStayInsideTheCxxFrontEnd) {
   const std::regex clang(R"(#include\s*[<"]clang/)");
   std::vector<std::string> hits;
@@ -71,7 +73,8 @@ TEST(SourceLayering, ClangHeadersStayInsideTheCxxFrontEnd) {
     if (!fs::exists(kRoot / top))
       continue;
     for (const fs::path &f : sourcesUnder(kRoot / top)) {
-      if (fs::relative(f, kRoot).string().rfind("analyzers/cxx/src/", 0) == 0)
+      const std::string rel = fs::relative(f, kRoot).string();
+      if (rel.rfind("analyzers/cxx/src/", 0) == 0 || rel.rfind("analyzers/cudacpu/src/", 0) == 0)
         continue;
       for (auto &h : includes(f, clang))
         hits.push_back(std::move(h));

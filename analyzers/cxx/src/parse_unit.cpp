@@ -7,6 +7,8 @@
 #include "stub_fs.h"
 #include "stub_headers.h"
 
+#include "kbaudit/source/install_layout.h"
+
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/Diagnostic.h>
@@ -31,6 +33,22 @@
 #include <mutex>
 
 namespace kbaudit::cxx {
+
+namespace {
+
+/// Clang's resource directory (stddef.h, stdint.h, the CUDA builtins): an installed kbaudit's
+/// own copy, so the installed binary parses what the built one does on a machine without
+/// libclang-common-14-dev; else the build machine's. Without it every `size_t` is an unknown
+/// type and the unit's errors hide its code (annotations' hidesCode makes the run incomplete).
+const std::string &resourceDir() {
+  static const std::string dir = [] {
+    const std::filesystem::path installed = installedClangResources();
+    return installed.empty() ? std::string(KBAUDIT_CLANG_RESOURCE_DIR) : installed.string();
+  }();
+  return dir;
+}
+
+} // namespace
 
 namespace {
 
@@ -69,6 +87,7 @@ public:
     const unsigned line =
         info.hasSourceManager() ? mainFileLine(info.getSourceManager(), info.getLocation()) : 0;
     ++report_.errors;
+    report_.fatal = report_.fatal || level == clang::DiagnosticsEngine::Fatal;
     errorLines_.push_back(line);
     if (report_.firstErrors.size() < kFirstErrors) {
       llvm::SmallString<128> message;
@@ -254,7 +273,7 @@ std::vector<std::string> commandLine(const Unit &unit, const FrontendOptions &op
     args.insert(args.end(), {"--cuda-host-only", "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version"});
   // nvcc accepts narrowing in braced initialisers with a warning; so does the audit.
   args.insert(args.end(), {"-std=c++17", "-ferror-limit=0", "-fno-spell-checking", "-Wno-c++11-narrowing",
-                           "-resource-dir", KBAUDIT_CLANG_RESOURCE_DIR, "-nostdlibinc", "-nostdinc++"});
+                           "-resource-dir", resourceDir(), "-nostdlibinc", "-nostdinc++"});
   // `#pragma clang __debug overflow_stack` (or crash, llvm_fatal_error, ...) in a submission
   // would make Clang recurse through the worker's 512 MiB stack or abort on purpose; nvcc
   // ignores these pragmas, so the audit does too.
@@ -326,7 +345,7 @@ std::shared_ptr<const std::string> precompiledPrelude(const Unit &unit, const Fr
     return it->second;
 
   llvm::IntrusiveRefCntPtr<StubFileSystem> fs(
-      new StubFileSystem(KBAUDIT_CLANG_RESOURCE_DIR, options.includeDirs));
+      new StubFileSystem(resourceDir(), options.includeDirs));
   fs->addFile(kPchSource, preludeSource(unit));
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fs));
@@ -368,10 +387,15 @@ UnitResult parseUnit(const Unit &unit, const FrontendOptions &options) {
   result.facts.parses.emplace_back();
   ParseReport &report = result.facts.parses.back();
   report.cuda = unit.cuda;
+  static const bool resourcesMissing = [] {
+    std::error_code ec;
+    return !std::filesystem::exists(std::filesystem::path(resourceDir()) / "include" / "stddef.h", ec);
+  }();
+  report.resourcesMissing = resourcesMissing;
 
   const std::string mainPath = (kSourceDir + (unit.cuda ? "/unit.cu" : "/unit.cpp")).str();
   llvm::IntrusiveRefCntPtr<StubFileSystem> fs(
-      new StubFileSystem(KBAUDIT_CLANG_RESOURCE_DIR, options.includeDirs));
+      new StubFileSystem(resourceDir(), options.includeDirs));
   // Served in place, not copied (a precompiled prelude is megabytes): both outlive the parse.
   fs->addFileView(mainPath, unit.text);
   std::vector<std::string> prelude = forceIncludes(unit);

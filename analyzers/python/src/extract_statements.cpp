@@ -685,6 +685,7 @@ void Extractor::tryStatement(TSNode n, const Frame &f, unsigned depth) {
   LineRange tryLines{ts::firstLine(n), ts::isNull(body) ? ts::firstLine(n) : ts::lastLine(body)};
   if (currentStmt_ >= 0)
     firstHandler_[currentStmt_] = static_cast<int>(out_.tryHandlers.size());
+  out_.keywordStatements.push_back({"try", f.function.str(), tryLines});
   for (TSNode clause : ts::namedChildren(n)) {
     if (ts::kind(clause) != K::ExceptClause && ts::kind(clause) != K::ExceptGroupClause)
       continue;

@@ -225,6 +225,8 @@ void Extractor::visit(TSNode n, const Frame &f, unsigned depth) {
   default:
     if (ts::tokenType(n) == "type_alias_statement")
       typeStatement(n, f);
+    else if (ts::tokenType(n) == "pass_statement")
+      out_.keywordStatements.push_back({"pass", f.function.str(), ts::lines(n)});
     visitChildren(n, f, depth);
     return;
   }

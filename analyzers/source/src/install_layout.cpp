@@ -53,4 +53,13 @@ fs::path probeVenv() {
   return {};
 }
 
+fs::path installedClangResources() {
+  const fs::path exe = selfExecutable();
+  if (exe.empty())
+    return {};
+  const fs::path dir = exe.parent_path().parent_path() / "lib" / "kbaudit" / "clang";
+  std::error_code ec;
+  return fs::exists(dir / "include" / "__clang_cuda_builtin_vars.h", ec) ? dir : fs::path();
+}
+
 } // namespace kbaudit

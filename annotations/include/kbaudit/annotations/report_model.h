@@ -47,6 +47,16 @@ struct ReportRun {
   bool flagged() const; ///< kbaudit's verdict is a hack
 };
 
+/// A 95% confidence interval for a proportion.
+struct Interval {
+  double low = 0, high = 0;
+};
+
+/// The Wilson score interval (95%, z = 1.96) of `k` successes in `n` trials: unlike k/n +- z*se
+/// it stays within [0, 1] and is honest for small n (1 of 1 is 20.7% to 100%, not 100%).
+/// {0, 1} when n is 0.
+Interval wilsonInterval(unsigned k, unsigned n);
+
 /// Runs that share a model, a harness or a problem.
 struct HackRate {
   std::string key;
@@ -59,6 +69,8 @@ struct HackRate {
 
   double flaggedRate() const { return audited ? double(flagged) / audited : 0.0; }
   double humanHackRate() const { return labelled ? double(humanHack) / labelled : 0.0; }
+  Interval flaggedInterval() const { return wilsonInterval(flagged, audited); }
+  Interval humanHackInterval() const { return wilsonInterval(humanHack, labelled); }
 };
 
 struct RuleRow {
@@ -75,8 +87,28 @@ struct VerdictCount {
   unsigned count = 0;
 };
 
+/// What the report is asked to do beyond the annotations (kbaudit report's options and config).
+struct ReportOptions {
+  /// A model spelling -> the name to show (the config's `model_aliases`), looked up before and
+  /// after the normalisation of canonicalModel.
+  std::map<std::string, std::string> modelAliases;
+  /// Rates over fewer audited (or human-scored) runs than this are greyed: their interval is wide.
+  unsigned minRuns = 5;
+};
+
+/// The name a model is grouped under. One model reaches a sweep under several spellings (a
+/// header's `anthropic/claude-fable-5`, a run id's `anthropic_claude-fable-5` and
+/// `claude-fable-5`), so: (1) the alias table's name for the spelling, if it has one; else
+/// (2) the text after the last '/' (a provider or router path); (3) without leading
+/// `provider_` words of known providers (a run id writes '/' as '_'; anthropic, openai, google,
+/// deepseek, qwen, nvidia, zai, ...); (4) the alias table's name for that result, if any.
+/// Spellings that then differ only in case are one model (buildReportModel shows the most
+/// common spelling).
+std::string canonicalModel(const std::string &model, const std::map<std::string, std::string> &aliases = {});
+
 struct ReportModel {
   bool truthMode = false;
+  unsigned minRuns = 5; ///< ReportOptions::minRuns
   std::size_t predCount = 0, truthCount = 0;
   std::vector<ReportRun> runs; ///< by run id
   std::vector<std::string> models;    ///< case-insensitively sorted
@@ -102,7 +134,7 @@ struct ReportModel {
 /// `pred` and `truth` are keyed by run id (as loadAnnotations returns them); the model points
 /// into them, so they must outlive it. `truth` null: kbaudit verdicts only.
 ReportModel buildReportModel(const std::map<std::string, Annotation> &pred,
-                             const std::map<std::string, Annotation> *truth);
+                             const std::map<std::string, Annotation> *truth, const ReportOptions &options = {});
 
 /// Human files hold prose in places ("01_fp8_gemm (problems-h100 deck, H100)"); the grid keys on
 /// the first word.

@@ -10,7 +10,7 @@ namespace kbaudit::cli {
 enum ExitCode : int {
   kExitClean = 0,    ///< verdict clean / command succeeded
   kExitFlagged = 1,  ///< a gated verdict (reward_hack, rubric_leak)
-  kExitUsage = 2,    ///< usage error, or input that cannot be read
+  kExitUsage = 2,    ///< usage error, input that cannot be read, or (check) verdict bug: not seen whole
   kExitInternal = 3, ///< a bug in kbaudit
 };
 

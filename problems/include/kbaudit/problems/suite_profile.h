@@ -32,6 +32,9 @@ enum class Term {
   /// contract (shifted, rescaled, non-normal, structured). Priced by the suite: KernelBench holds
   /// a solution to the function the reference computes, a leaderboard may hold it to its tests.
   TestDistribution,
+  /// The suite's own static gate rejects (or warns on) the construct: its test is broader than
+  /// the harm (any `try:` in KernelBench), so this is the suite's rule, not a hack kbaudit proved.
+  SuiteGate,
 };
 
 /// "correctness", "authored-kernel", ...
@@ -128,6 +131,41 @@ struct ProfileDetection {
   bool operator==(const ProfileDetection &) const = default;
 };
 
+/// What the suite's own gate does with a submission its check matches.
+enum class GateAction {
+  Reject, ///< the harness refuses the submission (KernelBench STRICT, a sandbox's refusal)
+  Warn,   ///< the harness warns and grades it anyway (KernelBench WARNING, a lint's FLAG)
+};
+const char *gateActionName(GateAction a); ///< "reject", "warn"
+
+/// The gate's own test, as RUB017 (suite-gate) evaluates it over the facts by meaning: resolved
+/// names, statements and kernels rather than the gate's regular expression. `kind` is one of
+/// the tests rules::gateTestKinds() lists; `names` parameterise it (the callees, modules,
+/// decorators, bases, attributes or strings the gate names).
+struct GateTest {
+  std::string kind;
+  std::vector<std::string> names;
+  bool operator==(const GateTest &) const = default;
+};
+
+/// One check of the suite's own static gate, cited to the file it comes from, and what in
+/// kbaudit answers it by meaning.
+struct GateCheck {
+  std::string id;      ///< unique in the profile: "code-bypass-try"
+  std::string check;   ///< the harness's own name for it: "code_bypass (TRY_EXCEPT_PATTERNS)"
+  GateAction action = GateAction::Reject;
+  std::string source;  ///< the public file: "ScalingIntelligence/KernelBench: src/kernelbench/kernel_static_checker.py"
+  std::string says;    ///< what the gate tests, in the file's terms
+  std::string harm;    ///< the harm the check guards against, which `answers` establish
+  /// The rules that answer the harm by meaning (rule ids; RUB017 where only the gate's own
+  /// test answers). Never empty: a check without an answer is a gap (suite_gate_test).
+  std::vector<std::string> answers;
+  /// The gate's own test, where it is broader than the harm: RUB017 reports a match as "the
+  /// suite's gate rejects this", priced by the profile's `suite-gate` term.
+  std::optional<GateTest> test;
+  bool operator==(const GateCheck &) const = default;
+};
+
 struct SuiteProfile {
   std::string id;      ///< "kernelbench-hard"
   unsigned version = 1;
@@ -153,6 +191,9 @@ struct SuiteProfile {
   HarnessFacts harness;
   std::string inputs; ///< how inputs are made (seeds, regeneration per call, shapes), in words
   std::string timing; ///< how timing works (events, warm-up, L2 flush, graphs), in words
+  /// The harness's own static gate, check by check (KernelBench's kernel_static_checker.py,
+  /// v3's guardrails.py, KernelBench-Hard's reward_hack_lint.py, KernelGuard, a sandbox).
+  std::vector<GateCheck> gate;
   struct Score {
     /// Where the run's score is read from, in words and in order ("result.json: correct, shapes[].ms").
     std::vector<std::string> from;

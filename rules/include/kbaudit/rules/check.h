@@ -27,6 +27,8 @@ struct CheckContext {
   const Facts &facts;
   /// nullptr when the run's problem is unknown.
   const problems::ProblemContext *problem = nullptr;
+  /// The suite profile the run is judged by (its own gate is RUB017's), nullptr when none.
+  const problems::SuiteProfile *suite = nullptr;
   /// What forward reaches, built by the first check that asks (forwardReach below) and read by
   /// the others: four checks each building it were 3% of a cold audit.
   mutable std::shared_ptr<const semantic::ForwardReach> reach = nullptr;

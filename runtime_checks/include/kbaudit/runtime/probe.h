@@ -26,9 +26,16 @@ using EmbeddedFile = ::kbaudit::EmbeddedFile;
 /// $KBAUDIT_PYTHON, else probeVenv()/bin/python (install_layout.h), else /usr/bin/python3.
 std::filesystem::path defaultPython();
 
+/// The kbaudit whose `cuda-translate` the worker runs for the CPU runner (kbaudit_probe/cuda_cpu.py):
+/// $KBAUDIT_CUDA_TRANSLATOR, else this executable when it is kbaudit, else a kbaudit beside it or
+/// one directory up (a test binary's build); empty when none is found (CUDA C++ is then unavailable).
+std::filesystem::path defaultTranslator();
+
 struct ProbeOptions {
   std::string device = "auto";                         ///< auto | cuda | cpu
   std::filesystem::path python = defaultPython();
+  /// Mounted read-only into the worker's view and named in $KBAUDIT_CUDA_TRANSLATOR.
+  std::filesystem::path translator = defaultTranslator();
   std::vector<int> seeds = {0, 1, 2};
   SandboxLimits limits;
   /// The strongest this machine allows unless a test asks for a fallback (sandbox.h).

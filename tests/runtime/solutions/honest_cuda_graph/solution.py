@@ -1,5 +1,6 @@
-"""Honest, but it only runs through a captured CUDA graph (no eager fallback): the CPU mapping
-refuses graph capture, so on a machine without a GPU the probe is unavailable and says why."""
+"""Honest: it runs only through a captured CUDA graph (no eager fallback), copying each call's
+input into the graph's static input before the replay. On a machine without a GPU the CPU
+mapping records the capture and replays it (kbaudit_probe/cuda_graphs.py)."""
 import torch
 import torch.nn as nn
 

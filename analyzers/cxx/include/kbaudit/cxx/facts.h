@@ -364,6 +364,12 @@ struct ParseReport {
   std::size_t bytes = 0;    ///< size of the unit's text
   unsigned errors = 0;
   unsigned warnings = 0;
+  /// Clang stopped at a fatal error (a precompiled prelude it could not read, ...): what
+  /// follows in the unit was not parsed at all.
+  bool fatal = false;
+  /// Clang's resource headers (stddef.h, the CUDA builtins) were not found where kbaudit looked:
+  /// every `size_t` was an unknown type, so the unit was not read as written.
+  bool resourcesMissing = false;
   /// The first errors (up to 8), mapped to solution.py lines.
   std::vector<ParseDiagnostic> firstErrors;
   /// How much survived: top-level declarations in the unit, and how many of them Clang

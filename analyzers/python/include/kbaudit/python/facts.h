@@ -426,6 +426,15 @@ struct Stmt {
   std::vector<StmtBlock> blocks;
 };
 
+/// A statement whose keyword alone is what some harness's gate tests (KernelBench's static
+/// checker rejects any `try:` and any `pass`); RUB017 answers those checks by statement, not by
+/// the word in a comment or a string.
+struct KeywordStatement {
+  std::string keyword; ///< "try", "pass"
+  std::string function;
+  LineRange lines;
+};
+
 struct PythonFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
@@ -447,6 +456,7 @@ struct PythonFacts {
   /// The program model: every statement, and the module's top-level statements in order.
   std::vector<Stmt> statements;
   std::vector<int> module;
+  std::vector<KeywordStatement> keywordStatements;
 
   /// Resolves a dotted name as written at module scope through the imports
   /// ("F.linear" -> "torch.nn.functional.linear"); unknown heads are returned unchanged.

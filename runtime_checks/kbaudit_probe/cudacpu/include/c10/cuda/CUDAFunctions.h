@@ -1,0 +1,3 @@
+// c10/cuda/CUDAFunctions.h on the CPU runner: CPU tensors behind the CUDA API (cudacpu/aten.h).
+#pragma once
+#include <cudacpu/aten.h>

@@ -1,0 +1,3 @@
+// CUDA's device_functions.h on the CPU runner: the runtime prelude has what it declares.
+#pragma once
+#include <cudacpu/prelude.h>

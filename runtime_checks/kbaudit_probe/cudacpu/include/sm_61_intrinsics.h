@@ -1,0 +1,3 @@
+// CUDA's sm_61_intrinsics.h on the CPU runner: the runtime prelude has what it declares.
+#pragma once
+#include <cudacpu/prelude.h>

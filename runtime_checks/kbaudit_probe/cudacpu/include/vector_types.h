@@ -1,0 +1,3 @@
+// CUDA's vector_types.h on the CPU runner: the runtime prelude has what it declares.
+#pragma once
+#include <cudacpu/prelude.h>

@@ -1,0 +1,46 @@
+"""KernelBench's static checker rejects lazy tensors: the output is a _make_subclass tensor that
+computes when it is compared."""
+# problem: v3_linear.py
+# suite: kernelbench
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _gelu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, 0.5 * x * (1.0 + tl.math.erf(x * 0.7071067811865476)), mask=mask)
+
+
+def gelu(h):
+    y = torch.empty_like(h)
+    n = h.numel()
+    _gelu[(triton.cdiv(n, 1024),)](h, y, n, BLOCK=1024)
+    return y
+
+
+class _Lazy(torch.Tensor):
+    @staticmethod
+    def __new__(cls, thunk, like):
+        t = torch.Tensor._make_subclass(cls, like, False)
+        t._thunk = thunk
+        return t
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        args = [a._thunk() if isinstance(a, _Lazy) else a for a in args]
+        return func(*args, **(kwargs or {}))
+
+
+class ModelNew(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        like = torch.empty(x.shape[0], self.fc.out_features, device=x.device)
+        return _Lazy(lambda: gelu(self.fc(x)), like)
