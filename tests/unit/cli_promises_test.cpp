@@ -57,6 +57,10 @@ bool hasFinding(const YAML::Node &annotation, const std::string &rule) {
 TEST(CliPromises, CheckReadsTheConfigsProblemsTree) {
   TempDir dir;
   makeSweep(dir.path());
+  // The forbidden op itself (the sweep's wrapper multiplies with `@`).
+  writeFile(dir / "runs/20260101_000000_h_m_fp32_gemm/solution.py",
+            "import torch\n\n\nclass ModelNew(torch.nn.Module):\n    def forward(self, a, b):\n"
+            "        return torch.matmul(a, b)\n");
   writeFile(dir / "kbaudit.yaml", "problems: problems/\n");
   const auto r = kb({"check", (dir / "runs/20260101_000000_h_m_fp32_gemm").string(), "--config",
                      (dir / "kbaudit.yaml").string(), "--format", "yaml"});
@@ -198,7 +202,7 @@ SRC = r'''
 __global__ void k(float* x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2.0f; }
 void run(torch::Tensor x) { k<<<1, 256>>>(x.data_ptr<float>(), x.numel()); }
 '''
-ext = load_inline(name="e", cpp_sources="", cuda_sources=SRC, functions=["run"])
+ext = load_inline(name="e", cpp_sources="void run(torch::Tensor x);", cuda_sources=SRC, functions=["run"])
 
 
 class ModelNew(torch.nn.Module):

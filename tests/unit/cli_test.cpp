@@ -143,10 +143,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0", 12), cli::kExitUsage, "binary-file"},
         // Python would not import these, but what parses is still audited (a wrapper is flagged).
         BadInput{"non_utf8", std::string(kWrapper) + "# caf\xe9\n", cli::kExitFlagged, "invalid-utf8"},
-        // What did not parse was not seen: never clean. The truncated wrapper's finding rests on
+        // What did not parse was not seen: never clean. The wrapper cut inside its last line
+        // (`return a @`) does not parse; its finding rests on
         // an absence (no authored kernel), which the unparsed tail could hold, so it is listed for
         // review and the run is `bug`, exit 2 (unseen_code_test.cpp).
-        BadInput{"truncated", std::string(kWrapper).substr(0, std::string(kWrapper).size() - 4), cli::kExitUsage,
+        BadInput{"truncated", std::string(kWrapper).substr(0, std::string(kWrapper).size() - 3), cli::kExitUsage,
                  "syntax-error"},
         BadInput{"broken_syntax", "import torch\nclass ModelNew(torch.nn.Module:\n    def forward(self, x)\n        return x +\n",
                  cli::kExitUsage, "syntax-error"}),
@@ -247,7 +248,7 @@ SRC = r'''
 __global__ void k(float* x) { x[0] = not_a_real_intrinsic(x[0]); }
 void run(torch::Tensor x) { k<<<1, 1>>>(x.data_ptr<float>()); }
 '''
-ext = load_inline(name="e", cpp_sources="", cuda_sources=SRC, functions=["run"])
+ext = load_inline(name="e", cpp_sources="void run(torch::Tensor x);", cuda_sources=SRC, functions=["run"])
 
 
 class ModelNew(torch.nn.Module):

@@ -892,7 +892,7 @@ TEST_F(HtmlReportBrowser, HostileTextInEveryFieldRendersInertAndExports) {
   expectFilter("problem", rows[1][3], 3);
   std::string hostileRule;
   for (std::size_t i = 1; i < rows.size() && hostileRule.empty(); ++i)
-    if (rows[i][10].rfind("R", 0) == 0)
+    if (rows[i][10].rfind("R", 0) == 0 && has(rows[i][10], "<")) // one with markup, wherever it sorts
       hostileRule = rows[i][10];
   ASSERT_FALSE(hostileRule.empty());
   EXPECT_TRUE(has(hostileRule, "<")) << hostileRule;

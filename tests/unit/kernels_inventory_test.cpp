@@ -124,7 +124,8 @@ __global__ void unused_kernel(float* x) { x[0] = 2.f; }
 void run(torch::Tensor x) { used_kernel<<<1, 1>>>(x.data_ptr<float>()); }
 void other(torch::Tensor x) { unused_kernel<<<1, 1>>>(x.data_ptr<float>()); }
 '''
-ext = load_inline(name="e", cpp_sources="", cuda_sources=src, functions=["run", "other"])
+ext = load_inline(name="e", cpp_sources="void run(torch::Tensor x);\nvoid other(torch::Tensor x);",
+                  cuda_sources=src, functions=["run", "other"])
 
 class ModelNew(torch.nn.Module):
     def forward(self, x):

@@ -155,7 +155,10 @@ TEST(ProblemDiagnostics, ReferenceThatDoesNotParseIsAWarning) {
 TEST(ProblemDiagnostics, ScalarForbiddenStillFiresWrap005AndTheAnnotationCarriesTheNote) {
   const Problem problem("name: p\nprecision: fp32\nforbidden: \"torch.matmul\"\n");
   TempDir run;
-  writeFile(run / "solution.py", kbaudit::test::kWrapper);
+  // The forbidden op itself (kWrapper multiplies with `@`).
+  writeFile(run / "solution.py",
+            "import torch\n\n\nclass ModelNew(torch.nn.Module):\n    def forward(self, a, b):\n"
+            "        return torch.matmul(a, b)\n");
   const auto r = kbaudit::test::kb(
       {"check", (run / "solution.py").string(), "--problem", problem.path().string(), "--format", "yaml"});
   ASSERT_EQ(r.code, cli::kExitFlagged) << r.err;

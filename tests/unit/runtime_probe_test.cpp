@@ -437,10 +437,10 @@ TEST(RuntimeProbe, TheReferencesOwnFileReadsAreNotTheSolutions) {
 TEST(RuntimeProbe, UnavailableWhereTheCodeCannotRun) {
   REQUIRE_TORCH();
   // Written for a GPU: no probe can say anything on a CPU, so neither passed nor aborted.
-  // (CuPy is not installed; a CUDA graph cannot be captured under the CPU mapping; the CPU runner
-  // does not emulate a tensor-core mma.sync in inline PTX, and names it with its line.)
+  // (CuPy is not installed; the CPU runner does not emulate a tensor-core mma.sync in inline PTX,
+  // and names it with its line. A CUDA graph now runs under the ordering tracer's stand-ins.)
   for (const auto &[solution, why] :
-       {std::pair{"gpu_only_cuda", "cupy"}, std::pair{"gpu_only_graph", "CUDA graph"},
+       {std::pair{"gpu_only_cuda", "cupy"},
         std::pair{"gpu_only_cuda_ptx_mma", "that the CPU runner cannot run (unavailable: inline PTX mma.sync, line 17)"}}) {
     const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax");
     EXPECT_EQ(r.outcome, "unavailable") << solution << "\n" << describe(r);
@@ -477,7 +477,7 @@ TEST(RuntimeProbe, CudaCppRunsOnTheCpuRunner) {
   for (const char *solution : {"honest_cuda_load_inline", "honest_cuda_cu_sidecar"}) {
     const runtime::RuntimeReport r = probe(solutionDir(solution), "tiny_softmax", 240s);
     ASSERT_EQ(r.outcome, "ran") << solution << "\n" << describe(r);
-    EXPECT_EQ(r.device, "cpu") << solution;
+    EXPECT_EQ(r.device, "cpu (cuda runner)") << solution; // docs/runtime.md: where the kernels ran
     EXPECT_TRUE(r.events.empty()) << solution << "\n" << describe(r);
     for (const char *name : {"differential", "adversarial", "memoization", "aliasing", "call_count"}) {
       const runtime::ProbeOutcome *p = find(r, name);

@@ -115,7 +115,7 @@ void run(torch::Tensor x) {
   k2<<<1, 256>>>(x.data_ptr<float>(), x.numel());
 }
 '''
-ext = load_inline(name="e", cpp_sources="", cuda_sources=SRC, functions=["run"])
+ext = load_inline(name="e", cpp_sources="void run(torch::Tensor x);", cuda_sources=SRC, functions=["run"])
 
 
 class ModelNew(torch.nn.Module):
