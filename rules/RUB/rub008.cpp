@@ -204,7 +204,7 @@ private:
         // Whole: the module itself handed on (`f(self.conv)`, or a local bound to it); an
         // attribute of it (`self.conv.weight`) resolves to the module but is not all of it.
         for (const py::Argument &a : c.args)
-          if (whole ? (a.value.text == name || (a.value.kind == py::ExprKind::Name && a.value.resolved == name))
+          if (whole ? (semantic::isPath(a.value, name) || (a.value.kind == py::ExprKind::Name && a.value.resolved == name))
                     : std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
             return true;
       }
@@ -213,7 +213,7 @@ private:
             std::find(a.value.names.begin(), a.value.names.end(), name) != a.value.names.end())
           return true;
       for (const py::Return &r : py.returns)
-        if (path.runs(r.function) && (whole ? r.value.text == name
+        if (path.runs(r.function) && (whole ? semantic::isPath(r.value, name)
                                             : std::find(r.value.names.begin(), r.value.names.end(), name) !=
                                                   r.value.names.end()))
           return true;

@@ -5,9 +5,13 @@
 
 #include "all_checks.h"
 
+#include "kbaudit/semantic/expr_query.h"
+
 #include "kbaudit/semantic/graded_path.h"
 
+#include <optional>
 #include <set>
+#include <utility>
 
 namespace kbaudit::rules {
 namespace {
@@ -31,8 +35,8 @@ std::optional<bool> trainingValue(const py::Argument *a, bool training) {
   if (!a)
     return false; // F.batch_norm defaults to training=False
   const py::Expr &e = a->value;
-  if (e.kind == py::ExprKind::Bool)
-    return e.text == "True";
+  if (const std::optional<bool> b = semantic::boolLiteral(e))
+    return b;
   if (e.kind == py::ExprKind::Attribute && e.root == "self" && e.chain.size() == 1 && e.chain[0].name == "training")
     return training;
   return std::nullopt;
@@ -50,7 +54,7 @@ bool readsRunningStatistics(const py::Expr &e) {
 bool referenceUsesBatchStatistics(const py::PythonFacts &ref) {
   bool batchNorm = false;
   for (const py::Call &c : ref.calls) {
-    if (c.method == "eval" || (c.method == "train" && c.positionalArg(0) && c.positionalArg(0)->value.text == "False"))
+    if (c.method == "eval" || (c.method == "train" && c.positionalArg(0) && semantic::boolLiteral(c.positionalArg(0)->value) == false))
       return false;
     if (isBatchNormModule(c.resolved))
       batchNorm = true;
@@ -74,10 +78,12 @@ public:
     const semantic::GradedPath path(reach, harnessView(ctx));
     const bool training = path.harness().training && !path.solution().evalInConstructor;
     const py::PythonFacts &py = ctx.facts.python;
-    std::set<unsigned> reported;
+    // One finding per run, at the first place the running statistics come in (the constructor's
+    // eval(), the fold, the kernel handed them): the later uses follow from it.
+    std::optional<std::pair<LineRange, std::string>> first;
     const auto report = [&](LineRange lines, std::string how) {
-      if (reported.insert(lines.begin).second)
-        sink.report(lines, {{"how", std::move(how)}});
+      if (!first || lines.begin < first->first.begin)
+        first.emplace(lines, std::move(how));
     };
     for (const py::Call &c : py.calls) {
       if (!path.runs(c))
@@ -97,7 +103,7 @@ public:
       }
       for (const py::Argument &a : c.args)
         if (readsRunningStatistics(a.value)) {
-          report(c.lines, "`" + c.callee + "` is handed the running statistics (`" + a.value.text + "`)");
+          report(c.lines, "`" + c.callee + "` is handed the running statistics (`" + semantic::quote(a.value) + "`)");
           break;
         }
     }
@@ -108,12 +114,14 @@ public:
           !a.target.ends_with("running_mean") && !a.target.ends_with("running_var") &&
           !anyCallTakes(py, py.statements[static_cast<std::size_t>(a.stmt)]))
         report(a.lines, "`" + a.target + "` is computed from the running statistics");
+    if (first)
+      sink.report(first->first, {{"how", std::move(first->second)}});
   }
 
 private:
   /// `self.eval()` (on a module with a BatchNorm) or `self.<bn>.eval()` on a BatchNorm submodule.
   static bool evalsBatchNorm(const semantic::ForwardReach &reach, const py::Call &c, bool selfEval) {
-    if (c.method == "train" && !(c.positionalArg(0) && c.positionalArg(0)->value.text == "False"))
+    if (c.method == "train" && !(c.positionalArg(0) && semantic::boolLiteral(c.positionalArg(0)->value) == false))
       return false;
     if (c.receiver == "self")
       return selfEval && usesBatchNorm(reach.python());

@@ -48,6 +48,28 @@ LineRange moduleLines(const Facts &f, const kernels::Kernel &k) {
   return m >= 0 ? f.embedded.modules[static_cast<std::size_t>(m)].lines : LineRange{};
 }
 
+/// A call handed CUDA kernel source (a string holding `__global__`) that is not one of the
+/// extension builds the embed layer models (`torch.cuda.compile(src, ...)`, an API that does not
+/// exist): the source becomes no kernel kbaudit can count, and nothing the harness runs builds it.
+const py::Call *kernelSourceHandedElsewhere(const Facts &f) {
+  for (const Diagnostic &d : f.embedded.diagnostics)
+    if (d.code == "embed-unresolved")
+      return nullptr; // a source kbaudit could not follow may reach a builder after all
+  for (const py::Call &c : f.python.calls) {
+    // A library's API (`torch.cuda.compile`), not a helper of the file that may build it later.
+    if (c.resolved.find('.') == std::string::npos || c.receiver == "self" || f.python.findFunction(c.resolved))
+      continue;
+    const bool modelled = std::any_of(f.embedded.modules.begin(), f.embedded.modules.end(),
+                                      [&](const embed::ExtensionModule &m) { return m.lines.overlaps(c.lines); });
+    if (modelled)
+      continue;
+    for (const py::Argument &a : c.args)
+      if (a.value.string && a.value.string->value.find("__global__") != std::string::npos)
+        return &c;
+  }
+  return nullptr;
+}
+
 class Wrap001 final : public Check {
 public:
   std::string_view id() const override { return "WRAP001"; }
@@ -84,13 +106,24 @@ public:
     // such line is where the finding points, so the quote shows the evidence.
     std::string work;
     std::set<std::string> named;
-    LineRange evidence;
-    const auto note = [&](LineRange lines) {
-      if (!evidence.valid() || lines.begin < evidence.begin)
-        evidence = lines;
+    // The first line the graded path runs is the evidence; a line only an arm the harness never
+    // takes runs (the kernel under `x.requires_grad`) is evidence only when nothing else is.
+    LineRange evidence, offPath;
+    const auto graded = [&](const std::string &fn, LineRange lines) {
+      if (!path.runs(fn))
+        return false;
+      for (const py::Call &c : f.python.calls)
+        if (c.function == fn && c.lines.begin == lines.begin && !path.runs(c))
+          return false;
+      return true;
+    };
+    const auto note = [&](LineRange lines, const std::string &fn) {
+      LineRange &slot = graded(fn, lines) ? evidence : offPath;
+      if (!slot.valid() || lines.begin < slot.begin)
+        slot = lines;
     };
     for (const kernels::LibraryOp &op : inv.libraryOps) {
-      note(op.lines);
+      note(op.lines, op.function);
       if (named.size() < 3 && named.insert(op.callee).second)
         work += (work.empty() ? "" : ", ") + std::string(kernels::heavyOpKindName(op.kind)) + " via " + op.callee;
     }
@@ -105,13 +138,22 @@ public:
       });
       if (unbuildable)
         continue;
-      note(c.lines);
+      if (!graded(c.function, c.lines))
+        continue; // an arm the harness never takes: not the work that is timed
+      note(c.lines, c.function);
       if (named.insert("ext." + c.exported).second)
         work += (work.empty() ? "" : ", ") + std::string("extension function ") + c.exported +
                 " (no __global__ kernel or asm in its sources)";
     }
     if (work.empty())
       work = "PyTorch operators";
+    if (!evidence.valid() && (offPath.valid() || !gated.empty()))
+      // What forward returns on the graded path is the fallback's result.
+      for (const py::Return &r : f.python.returns)
+        if (!evidence.valid() && r.function == forward->qualname && r.stmt >= 0 && path.statement(r.stmt).runs)
+          evidence = r.lines;
+    if (!evidence.valid())
+      evidence = offPath;
 
     // Absence of evidence is weaker when kernels could live where kbaudit cannot see.
     // A problem may allow some library work outright (a decode problem whose point is a
@@ -140,6 +182,13 @@ public:
         othersLive = true;
       }
     }
+    // An extension that cannot build or import, even one whose device code kbaudit does not
+    // count as a kernel (CUDA handed to the host compiler): its build call is the cause.
+    const kernels::ExtensionBuild *failed = nullptr;
+    for (const kernels::ExtensionBuild &b : inv.builds)
+      if (!failed && b.lines.valid() &&
+          (b.outcome == kernels::BuildOutcome::Fails || b.outcome == kernels::BuildOutcome::NoModule))
+        failed = &b;
     // Kernels nothing in the file ever names are dead code: they cannot be on a hidden path.
     if (!gated.empty()) {
       reach = gated;
@@ -147,6 +196,13 @@ public:
       reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none of which can run: " + unbuiltReason;
       if (unbuiltAt.valid())
         evidence = unbuiltAt;
+    } else if (failed && !othersLive && inv.liveKernels() == 0) {
+      reach = "the extension built at line " + std::to_string(failed->lines.begin) + " cannot run: " + failed->reason;
+      evidence = failed->lines;
+    } else if (const py::Call *handed = kernelSourceHandedElsewhere(f); handed && inv.kernels.empty()) {
+      reach = "the CUDA kernel source handed to `" + handed->callee + "` (line " + std::to_string(handed->lines.begin) +
+              ") is built by no builder torch or cupy provides, so no kernel of it runs";
+      evidence = handed->lines;
     } else if (inv.liveKernels() > 0) {
       reach = std::to_string(inv.kernels.size()) + " kernel(s) defined, none reached from " + entry;
       uncertainty = "kernels exist but no static call path from forward reaches them";

@@ -20,6 +20,24 @@ bool isName(const py::Expr &e, std::string_view name) {
   return e.kind == py::ExprKind::Name && !name.empty() && e.root == name;
 }
 
+bool isPath(const py::Expr &e, std::string_view dotted) {
+  if (e.root.empty() || (e.kind != py::ExprKind::Name && e.kind != py::ExprKind::Attribute))
+    return false;
+  std::string path = e.root;
+  for (const py::ChainLink &l : e.chain) {
+    if (l.kind != py::ChainLink::Kind::Attribute)
+      return false;
+    path += "." + l.name;
+  }
+  return path == dotted;
+}
+
+std::optional<bool> boolLiteral(const py::Expr &e) {
+  if (e.kind != py::ExprKind::Bool)
+    return std::nullopt;
+  return e.text == "True";
+}
+
 std::string quote(const py::Expr &e, std::size_t max) {
   std::string out;
   bool space = false;

@@ -172,13 +172,34 @@ std::vector<const py::Call *> ForwardReach::callsWithin(const std::string &qualn
   return out;
 }
 
+namespace {
+// A method's class; for a module-level helper whose first parameter is `self`, the class of the
+// methods that hand it their own `self` (`def forward(self, x): return _impl(self, x)`).
+std::string selfClass(const py::PythonFacts &py, const std::string &from, int depth) {
+  std::string cls = classOf(from);
+  if (!cls.empty() || depth > 4)
+    return cls;
+  const py::Function *fn = py.findFunction(from);
+  if (!fn || fn->params.empty() || fn->params.front() != "self")
+    return cls;
+  for (const py::Call &c : py.calls)
+    if (c.resolved == from && c.function != from)
+      if (const py::Argument *a = c.positionalArg(0); a && a->value.kind == py::ExprKind::Name && a->value.root == "self")
+        if (std::string caller = selfClass(py, c.function, depth + 1); !caller.empty())
+          return caller;
+  return cls;
+}
+} // namespace
+
+std::string ForwardReach::receiverClass(const std::string &from) const { return selfClass(facts_.python, from, 0); }
+
 std::vector<const py::Expr *> ForwardReach::bindings(std::string_view text, const std::string &from) const {
   std::vector<const py::Expr *> out;
   const auto bound = assignmentsTo_.find(text);
   if (bound == assignmentsTo_.end())
     return out;
   const bool self = startsWith(text, "self.");
-  const std::string cls = self ? classOf(from) : std::string();
+  const std::string cls = self ? receiverClass(from) : std::string();
   for (const py::Assignment *ap : bound->second) {
     const py::Assignment &a = *ap;
     if (self) {
@@ -241,7 +262,7 @@ std::string ForwardReach::resolveCallableName(std::string_view raw, const std::s
   std::string candidate;
   if (startsWith(text, "self.")) {
     if (tails_.count(text.substr(5))) {
-      candidate = classOf(from);
+      candidate = receiverClass(from);
       candidate += '.';
       candidate += text.substr(5);
       if (functions_.count(candidate))

@@ -171,6 +171,13 @@ int StreamNames::fromBindings(std::string_view dotted, const std::string &from, 
       caller = caller || among(kCurrent, v->resolved) || among(kDefault, v->resolved);
       continue;
     }
+    if (v->kind == py::ExprKind::Conditional) {
+      // `torch.cuda.Stream() if torch.cuda.is_available() else None`: on the harness's GPU, the
+      // created stream.
+      for (const std::string &n : v->names)
+        created = created || among(kConstructors, reach_.python().resolve(n));
+      continue;
+    }
     if (element) {
       // A list of streams: `[torch.cuda.Stream() for _ in range(n)]` or a literal list.
       for (const std::string &n : v->names)

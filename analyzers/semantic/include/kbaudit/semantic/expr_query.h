@@ -9,6 +9,7 @@
 #include "kbaudit/python/facts.h"
 
 #include <string>
+#include <optional>
 #include <string_view>
 
 namespace kbaudit::semantic {
@@ -32,6 +33,13 @@ std::string_view rootName(const py::Expr &e);
 
 /// The expression is exactly the name `name` (after parentheses): `x`, not `x.t()` or `(x + 0)`.
 bool isName(const py::Expr &e, std::string_view name);
+
+/// The expression is exactly the dotted path `dotted` (`self.conv`: a name and attribute links
+/// only, no call or subscript), not `self.conv.weight` or `self.conv(x)`.
+bool isPath(const py::Expr &e, std::string_view dotted);
+
+/// A `True`/`False` literal's value; nullopt for anything else.
+std::optional<bool> boolLiteral(const py::Expr &e);
 
 /// The expression as a finding quotes it: one line, runs of white space collapsed to a space, at
 /// most `max` bytes (cut at a UTF-8 boundary, "..." appended). For messages only: no decision

@@ -65,6 +65,9 @@ public:
   /// The values `name` (a Name or `self.attr`) is bound to: assignments in `from`, at module
   /// level, and for `self.attr` in any method of `from`'s class.
   std::vector<const py::Expr *> bindings(std::string_view name, const std::string &from) const;
+  /// The class `self` is an instance of in `from`: its own class for a method, the calling
+  /// methods' class for a module-level helper they hand their `self` to.
+  std::string receiverClass(const std::string &from) const;
   /// Some binding of `name` is a call whose resolved callee is one of `callees`.
   bool boundToCall(std::string_view name, const std::string &from, const std::vector<std::string_view> &callees) const;
 
