@@ -71,7 +71,7 @@ private:
       for (int ci : ex.calls)
         calls.push_back(&f.cxx.calls[static_cast<std::size_t>(ci)]);
       std::stable_sort(calls.begin(), calls.end(), [](const cxx::CxxCall *a, const cxx::CxxCall *b) {
-        return std::tie(a->source, a->lines.begin) < std::tie(b->source, b->lines.begin);
+        return std::tie(a->source, a->lines.begin, a->offset) < std::tie(b->source, b->lines.begin, b->offset);
       });
       const cxx::CxxCall *replay = nullptr;
       bool fresh = false;

@@ -4,6 +4,7 @@ Python audit hook (the state the hook cannot see is compared around the solution
 import _thread
 import collections
 import os
+import threading
 import re
 import sys
 
@@ -499,6 +500,8 @@ class Events:
         own = self.solution_frame(origin)
         if own is None or not isinstance(seconds, (int, float)) or seconds <= 0:
             return  # sleep(0) only yields the processor
+        if threading.current_thread() is not threading.main_thread():
+            return  # a thread of its own waits, not the timed call (thread_order answers what it does)
         self.add("stall", "time.sleep(%g) at %s during the %s" % (seconds, where(own), self.stage or "run"),
                  MEDIUM if self.stage == "call" else LOW)
 

@@ -394,6 +394,7 @@ void Collector::onLaunch(const CUDAKernelCallExpr &call) {
   }
   l.function = where.function;
   l.lines = linesOf(call.getSourceRange());
+  l.offset = mainOffset(call.getBeginLoc()).value_or(0);
   addEdge(where.function, l.kernel, call.getSourceRange());
   out_.launches.push_back(std::move(l));
 }
@@ -452,6 +453,7 @@ void Collector::launchThroughApi(const CallExpr &call, llvm::StringRef api, cons
   }
   l.function = where.function;
   l.lines = linesOf(call.getSourceRange());
+  l.offset = mainOffset(call.getBeginLoc()).value_or(0);
   addEdge(where.function, l.kernel, call.getSourceRange());
   out_.launches.push_back(std::move(l));
 }
@@ -525,6 +527,7 @@ void Collector::onInstantiatedCall(const CallExpr &call) {
   c.arguments = args;
   c.lines = lines;
   c.underStateTest = underStateTest(call);
+  c.offset = mainOffset(call.getBeginLoc()).value_or(0);
   out_.calls.push_back(std::move(c));
 }
 
@@ -550,6 +553,7 @@ void Collector::onResolvedCall(const CallExpr &call, const FunctionDecl &fd, con
     c.arguments = args;
     c.lines = linesOf(call.getSourceRange());
     c.underStateTest = underStateTest(call);
+    c.offset = mainOffset(call.getBeginLoc()).value_or(0);
     if (*category == CallCategory::Dispatch) {
       // The dispatch's name says which reduced types the kernel is instantiated for.
       const llvm::StringRef n = c.callee;
@@ -650,6 +654,7 @@ void Collector::onUnresolvedCall(const CallExpr &call, const Expr &callee, const
   c.arguments = argumentsOf(call);
   c.resolved = !call.containsErrors();
   c.lines = linesOf(call.getSourceRange());
+  c.offset = mainOffset(call.getBeginLoc()).value_or(0);
   out_.calls.push_back(std::move(c));
 }
 
@@ -679,6 +684,7 @@ void Collector::onRecovery(const RecoveryExpr &e) {
     c.arguments.push_back(textOf(a->getSourceRange()));
   c.resolved = false;
   c.lines = linesOf(e.getSourceRange());
+  c.offset = mainOffset(e.getBeginLoc()).value_or(0);
   out_.calls.push_back(std::move(c));
 }
 
@@ -715,6 +721,7 @@ void Collector::onConstruct(const CXXConstructExpr &e) {
   c.construction = true;
   c.arguments = argumentsOf(e);
   c.lines = linesOf(e.getSourceRange());
+  c.offset = mainOffset(e.getBeginLoc()).value_or(0);
   out_.calls.push_back(std::move(c));
 }
 
@@ -845,6 +852,7 @@ void Collector::recoverLexically() {
         return fn.isKernel() && (fn.qualifiedName == occ.name || fn.name == occ.name);
       });
       l.lines = lines;
+      l.offset = occ.offset;
       addEdge(where.function, l.kernel, {});
       out_.launches.push_back(std::move(l));
       ++report.lexicallyRecovered;
@@ -862,6 +870,7 @@ void Collector::recoverLexically() {
     c.arguments = occ.args;
     c.resolved = false;
     c.lines = lines;
+    c.offset = occ.offset;
     out_.calls.push_back(std::move(c));
     ++report.lexicallyRecovered;
   }

@@ -43,6 +43,7 @@ std::string lastComponent(std::string_view q) {
 struct Step {
   int source = -1;
   unsigned line = 0;
+  unsigned offset = 0; ///< within one line (a unit written as one string literal)
   const cxx::KernelLaunch *launch = nullptr;
   const cxx::CxxCall *call = nullptr;
 };
@@ -63,16 +64,16 @@ void exportEscapes(const Facts &f, const cxx::ExportedFunction &ex, StreamOrder 
   std::vector<Step> steps;
   for (int li : ex.launches) {
     const cxx::KernelLaunch &l = f.cxx.launches[static_cast<std::size_t>(li)];
-    steps.push_back({l.source, l.lines.begin, &l, nullptr});
+    steps.push_back({l.source, l.lines.begin, l.offset, &l, nullptr});
   }
   for (int ci : ex.calls) {
     const cxx::CxxCall &c = f.cxx.calls[static_cast<std::size_t>(ci)];
     if (c.category == cxx::CallCategory::Stream || c.category == cxx::CallCategory::Event ||
         c.category == cxx::CallCategory::Graph || c.category == cxx::CallCategory::Sync)
-      steps.push_back({c.source, c.lines.begin, nullptr, &c});
+      steps.push_back({c.source, c.lines.begin, c.offset, nullptr, &c});
   }
   std::stable_sort(steps.begin(), steps.end(),
-                   [](const Step &a, const Step &b) { return std::tie(a.source, a.line) < std::tie(b.source, b.line); });
+                   [](const Step &a, const Step &b) { return std::tie(a.source, a.line, a.offset) < std::tie(b.source, b.line, b.offset); });
 
   std::set<std::string> created;
   bool pool = false;

@@ -114,6 +114,9 @@ struct KernelLaunch {
   bool resolved = true;
   int source = -1;
   LineRange lines;
+  /// Byte offset in its unit: the order of launches and calls that share a solution.py line
+  /// (a unit written as one escaped string literal maps every line to one).
+  unsigned offset = 0;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -201,6 +204,7 @@ struct CxxCall {
   bool underStateTest = false;
   int source = -1;
   LineRange lines;
+  unsigned offset = 0; ///< byte offset in its unit (see KernelLaunch::offset)
 };
 
 /// An edge of the call graph (also lambdas defined in a function, and kernels launched).
