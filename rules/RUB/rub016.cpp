@@ -54,7 +54,7 @@ bool readsRunningStatistics(const py::Expr &e) {
 bool referenceUsesBatchStatistics(const py::PythonFacts &ref) {
   bool batchNorm = false;
   for (const py::Call &c : ref.calls) {
-    if (c.method == "eval" || (c.method == "train" && c.positionalArg(0) && semantic::boolLiteral(c.positionalArg(0)->value) == false))
+    if (semantic::entersEvalMode(c))
       return false;
     if (isBatchNormModule(c.resolved))
       batchNorm = true;
@@ -121,7 +121,7 @@ public:
 private:
   /// `self.eval()` (on a module with a BatchNorm) or `self.<bn>.eval()` on a BatchNorm submodule.
   static bool evalsBatchNorm(const semantic::ForwardReach &reach, const py::Call &c, bool selfEval) {
-    if (c.method == "train" && !(c.positionalArg(0) && semantic::boolLiteral(c.positionalArg(0)->value) == false))
+    if (!semantic::entersEvalMode(c))
       return false;
     if (c.receiver == "self")
       return selfEval && usesBatchNorm(reach.python());

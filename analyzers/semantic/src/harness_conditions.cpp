@@ -1,4 +1,5 @@
 #include "kbaudit/semantic/harness_conditions.h"
+#include "kbaudit/semantic/expr_query.h"
 
 #include <algorithm>
 #include <map>
@@ -42,8 +43,8 @@ ConditionReading readComparison(const py::CondNode &n, const HarnessView &h, con
 
 /// The truth of a literal: True/False, None, a number.
 std::optional<bool> literalTruth(const py::Expr &e) {
-  if (e.kind == py::ExprKind::Bool)
-    return e.text == "True";
+  if (std::optional<bool> b = boolLiteral(e))
+    return b;
   if (e.kind == py::ExprKind::None)
     return false;
   if (e.kind == py::ExprKind::Number && e.number)
@@ -148,6 +149,11 @@ ConditionReading readNode(const std::vector<py::CondNode> &cond, int i, const Ha
 
 } // namespace
 
+bool entersEvalMode(const py::Call &c) {
+  const py::Argument *mode = c.positionalArg(0);
+  return c.method == "eval" || (c.method == "train" && mode && boolLiteral(mode->value) == false);
+}
+
 Outcome negate(Outcome o) {
   return o == Outcome::True ? Outcome::False : o == Outcome::False ? Outcome::True : Outcome::Unknown;
 }
@@ -194,9 +200,7 @@ SolutionView solutionView(const py::PythonFacts &facts, const std::set<std::stri
   for (const py::Call &c : facts.calls) {
     if (!c.function.ends_with(".__init__") || c.receiver != "self")
       continue;
-    const py::Argument *mode = c.positionalArg(0);
-    if (c.method == "eval" || (c.method == "train" && mode && mode->value.kind == py::ExprKind::Bool &&
-                               mode->value.text == "False"))
+    if (entersEvalMode(c))
       v.evalInConstructor = true;
   }
   return v;

@@ -55,6 +55,9 @@ struct SolutionView {
 
 SolutionView solutionView(const py::PythonFacts &facts, const std::set<std::string> &inputs);
 
+/// The call puts its receiver in eval mode: `m.eval()` or `m.train(False)`.
+bool entersEvalMode(const py::Call &c);
+
 /// The outcome of a branch's test (Branch::cond) when the harness calls.
 ConditionReading readCondition(const py::Branch &b, const HarnessView &harness, const SolutionView &solution);
 
